@@ -1,0 +1,142 @@
+package io.rc10k.stubs;
+
+import io.rc10k.stubs.internal.CommandLine;
+import io.rc10k.stubs.internal.StubCounters;
+import io.rc10k.stubs.internal.StubHandler;
+import java.io.IOException;
+import java.net.BindException;
+import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
+import org.eclipse.jetty.server.ConnectionFactory;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
+import org.eclipse.jetty.util.thread.Scheduler;
+
+/**
+ * The partner-stubs process: simulated partner services on Jetty 12 core handlers, one small pool.
+ *
+ * <pre>{@code
+ * Server server = StubServer.createServer(StubOptions.builder().port(0).build());
+ * server.start();
+ * int port = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
+ * }</pre>
+ *
+ * <p>Threads: one {@link QueuedThreadPool} named {@code stub} (selectors plus workers) and one timer
+ * thread {@code stub-scheduler}. Delayed and stalled requests hold no thread; the timer fires them.</p>
+ */
+public final class StubServer {
+    private StubServer() {
+    }
+
+    public static Server createServer(StubOptions options) {
+        QueuedThreadPool pool = new QueuedThreadPool(options.maxThreads(), Math.min(2, options.maxThreads()));
+        pool.setName("stub");
+        // Reserved threads would spin up idle threads ahead of need; the stub wants the fewest threads.
+        pool.setReservedThreads(0);
+        Scheduler scheduler = new ScheduledExecutorScheduler("stub-scheduler", false);
+        Server server = new Server(pool, scheduler, null);
+
+        StubCounters counters = new StubCounters();
+        server.addBean(counters);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setSendXPoweredBy(false);
+        for (int port : options.ports()) {
+            ServerConnector connector = new ServerConnector(server, 0, 1, connectionFactories(options, http));
+            connector.setHost(options.host());
+            connector.setPort(port);
+            connector.setAcceptQueueSize(options.acceptQueue());
+            connector.setIdleTimeout(options.idleTimeoutMillis());
+            connector.setReuseAddress(true);
+            connector.addEventListener(counters);
+            server.addConnector(connector);
+        }
+        server.setHandler(new StubHandler(counters, options.seed(), options.maxStallMillis()));
+        return server;
+    }
+
+    private static ConnectionFactory[] connectionFactories(StubOptions options, HttpConfiguration http) {
+        HttpConnectionFactory http11 = new HttpConnectionFactory(http);
+        if (!options.h2c()) {
+            return new ConnectionFactory[] {http11};
+        }
+        // With h2c after HTTP/1.1 on one connector, a connection that opens with the HTTP/2 preface
+        // is upgraded (prior knowledge); any other speaks HTTP/1.1.
+        HTTP2CServerConnectionFactory h2c = new HTTP2CServerConnectionFactory(http);
+        h2c.setMaxConcurrentStreams(options.maxStreams());
+        return new ConnectionFactory[] {http11, h2c};
+    }
+
+    /** The counters behind {@code /stats} of a server made by {@link #createServer}. */
+    public static StubStats stats(Server server) {
+        return counters(server).snapshot();
+    }
+
+    /** Starts the peaks and the served count afresh, as {@code POST /stats/reset} does. */
+    public static void resetStats(Server server) {
+        counters(server).reset();
+    }
+
+    private static StubCounters counters(Server server) {
+        StubCounters counters = server.getBean(StubCounters.class);
+        if (counters == null) {
+            throw new IllegalArgumentException("not a server made by StubServer.createServer: " + server);
+        }
+        return counters;
+    }
+
+    /** Exit status 0 after a clean stop, 1 when the server cannot start, 2 for a bad command line. */
+    public static void main(String[] args) throws Exception {
+        quietJettyLogs();
+        StubOptions options;
+        try {
+            options = CommandLine.parse(args);
+        } catch (CommandLine.UsageException e) {
+            System.err.println("partner-stubs: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        if (options == null) {
+            System.out.println(CommandLine.USAGE);
+            return;
+        }
+        Server server = createServer(options);
+        server.setStopAtShutdown(true);
+        try {
+            server.start();
+        } catch (IOException e) {
+            String why = e instanceof BindException || e.getCause() instanceof BindException
+                    ? "a port is in use or cannot be bound on " + options.host() + " (" + e.getMessage() + ")"
+                    : e.toString();
+            System.err.println("partner-stubs: cannot start: " + why);
+            server.stop();
+            System.exit(1);
+            return;
+        }
+        StringBuilder started = new StringBuilder("partner-stubs ready (" + (options.h2c() ? "HTTP/1.1 + h2c" : "HTTP/1.1")
+                + ", max " + options.maxThreads() + " threads) on:");
+        for (var connector : server.getConnectors()) {
+            started.append(' ').append("http://").append(options.host()).append(':')
+                    .append(((ServerConnector) connector).getLocalPort());
+        }
+        int first = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
+        String base = "http://" + options.host() + ":" + first;
+        System.out.println(started);
+        System.out.println("try:  curl '" + base + "/stub?delay=500&bytes=256'");
+        System.out.println("      curl '" + base + "/weather?city=Paris'");
+        System.out.println("      curl '" + base + "/stats'");
+        server.join();
+    }
+
+    private static void quietJettyLogs() {
+        if (System.getProperty("org.slf4j.simpleLogger.log.org.eclipse.jetty") == null) {
+            System.setProperty("org.slf4j.simpleLogger.log.org.eclipse.jetty", "warn");
+        }
+        if (System.getProperty("org.slf4j.simpleLogger.showDateTime") == null) {
+            System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
+        }
+    }
+}

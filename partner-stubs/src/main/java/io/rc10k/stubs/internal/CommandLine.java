@@ -1,0 +1,135 @@
+package io.rc10k.stubs.internal;
+
+import io.rc10k.stubs.StubOptions;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Parses the partner-stubs command line into {@link StubOptions}; every error names the option and value. */
+public final class CommandLine {
+    public static final int DEFAULT_PORT = 9001;
+    private static final int MAX_PORTS = 1000;
+
+    public static final String USAGE = String.join(System.lineSeparator(),
+            "Usage: java -jar partner-stubs.jar [options]",
+            "  --port PORTS        ports to serve, e.g. 9001 | 9001,9002 | 9001-9010 (default " + DEFAULT_PORT + ")",
+            "  --host HOST         address to bind (default " + StubOptions.DEFAULT_HOST + ")",
+            "  --h2c               also speak cleartext HTTP/2 (prior knowledge) on the same ports",
+            "  --max-threads N     thread pool maximum (default max(8, ports + 4))",
+            "  --max-streams N     HTTP/2 concurrent streams per connection (default " + StubOptions.DEFAULT_MAX_STREAMS
+                    + ")",
+            "  --seed N            seed of the delay distributions (default " + StubOptions.DEFAULT_SEED + ")",
+            "  --accept-queue N    listen backlog (default " + StubOptions.DEFAULT_ACCEPT_QUEUE + ")",
+            "  --idle-timeout MS   close keep-alive connections idle this long (default "
+                    + StubOptions.DEFAULT_IDLE_TIMEOUT_MILLIS + ")",
+            "  --max-stall MS      how long the stall faults hold a request (default "
+                    + StubOptions.DEFAULT_MAX_STALL_MILLIS + ")",
+            "  --help              print this and exit",
+            "Endpoints: /stub?delay=&dist=&sigma=&seed=&bytes=&status=&fault=&id=, /weather|/hotels|/flights?city=,",
+            "/stats, POST /stats/reset. See docs/partner-stubs.md.");
+
+    private CommandLine() {
+    }
+
+    /** Thrown for a command line that cannot be run; the message is for the user. */
+    public static final class UsageException extends Exception {
+        public UsageException(String message) {
+            super(message);
+        }
+    }
+
+    /** Returns null when {@code --help} was asked for. */
+    public static StubOptions parse(String... args) throws UsageException {
+        StubOptions.Builder options = StubOptions.builder().port(DEFAULT_PORT);
+        try {
+            for (int i = 0; i < args.length; i++) {
+                String arg = args[i];
+                switch (arg) {
+                    case "--help", "-h" -> {
+                        return null;
+                    }
+                    case "--h2c" -> options.h2c(true);
+                    case "--port", "--ports" -> options.ports(ports(value(args, ++i, arg)));
+                    case "--host" -> options.host(value(args, ++i, arg));
+                    case "--max-threads" -> options.maxThreads(intValue(args, ++i, arg));
+                    case "--max-streams" -> options.maxStreams(intValue(args, ++i, arg));
+                    case "--seed" -> options.seed(longValue(args, ++i, arg));
+                    case "--accept-queue" -> options.acceptQueue(intValue(args, ++i, arg));
+                    case "--idle-timeout" -> options.idleTimeoutMillis(longValue(args, ++i, arg));
+                    case "--max-stall" -> options.maxStallMillis(longValue(args, ++i, arg));
+                    default -> throw new UsageException("unknown option \"" + arg + "\" (see --help)");
+                }
+            }
+            return options.build();
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    /** {@code 9001}, {@code 9001,9003}, {@code 9001-9010}, or a mix: {@code 9001,9005-9007}. */
+    static List<Integer> ports(String spec) throws UsageException {
+        List<Integer> ports = new ArrayList<>();
+        for (String part : spec.split(",")) {
+            String[] range = part.trim().split("-", -1);
+            if (range.length > 2) {
+                throw badPorts(spec);
+            }
+            int from = port(range[0], spec);
+            int to = range.length == 2 ? port(range[1], spec) : from;
+            if (to < from || to - from >= MAX_PORTS) {
+                throw new UsageException("--port: range \"" + part.trim() + "\" is empty or wider than " + MAX_PORTS
+                        + " ports");
+            }
+            for (int p = from; p <= to; p++) {
+                ports.add(p);
+            }
+        }
+        if (ports.size() > MAX_PORTS) {
+            throw new UsageException("--port: " + ports.size() + " ports is more than " + MAX_PORTS);
+        }
+        return ports;
+    }
+
+    private static int port(String text, String spec) throws UsageException {
+        try {
+            int p = Integer.parseInt(text.trim());
+            if (p < 0 || p > 65_535) {
+                throw badPorts(spec);
+            }
+            return p;
+        } catch (NumberFormatException e) {
+            throw badPorts(spec);
+        }
+    }
+
+    private static UsageException badPorts(String spec) {
+        return new UsageException("--port: \"" + spec + "\" is not a port list (accepted: 9001, 9001,9002, "
+                + "9001-9010; each 0 to 65535)");
+    }
+
+    private static String value(String[] args, int i, String option) throws UsageException {
+        if (i >= args.length || args[i].startsWith("--")) {
+            throw new UsageException(option + ": a value is missing (see --help)");
+        }
+        return args[i];
+    }
+
+    private static int intValue(String[] args, int i, String option) throws UsageException {
+        return (int) number(value(args, i, option), option, Integer.MIN_VALUE, Integer.MAX_VALUE);
+    }
+
+    private static long longValue(String[] args, int i, String option) throws UsageException {
+        return number(value(args, i, option), option, Long.MIN_VALUE, Long.MAX_VALUE);
+    }
+
+    private static long number(String text, String option, long min, long max) throws UsageException {
+        try {
+            long n = Long.parseLong(text);
+            if (n < min || n > max) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + ": \"" + text + "\" is not an integer");
+        }
+    }
+}

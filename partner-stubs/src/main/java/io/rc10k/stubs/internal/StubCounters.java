@@ -1,0 +1,57 @@
+package io.rc10k.stubs.internal;
+
+import io.rc10k.stubs.StubStats;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import org.eclipse.jetty.io.Connection;
+
+/**
+ * Counts requests and connections of one stub process. Thread-safe; every method is lock-free.
+ * Registered on each connector as a {@link Connection.Listener}.
+ */
+public final class StubCounters implements Connection.Listener {
+    private final LongAdder served = new LongAdder();
+    private final AtomicLong inFlight = new AtomicLong();
+    private final AtomicLong inFlightPeak = new AtomicLong();
+    private final AtomicLong connections = new AtomicLong();
+    private final AtomicLong connectionsPeak = new AtomicLong();
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+
+    public void requestBegun() {
+        raisePeak(inFlightPeak, inFlight.incrementAndGet());
+    }
+
+    public void requestEnded() {
+        inFlight.decrementAndGet();
+        served.increment();
+    }
+
+    @Override
+    public void onOpened(Connection connection) {
+        raisePeak(connectionsPeak, connections.incrementAndGet());
+    }
+
+    @Override
+    public void onClosed(Connection connection) {
+        connections.decrementAndGet();
+    }
+
+    public StubStats snapshot() {
+        return new StubStats(served.sum(), inFlight.get(), inFlightPeak.get(), connections.get(),
+                connectionsPeak.get(), threads.getThreadCount(), threads.getPeakThreadCount());
+    }
+
+    /** Starts the peaks and the served count afresh; what is open or in flight now stays counted. */
+    public void reset() {
+        served.reset();
+        inFlightPeak.set(inFlight.get());
+        connectionsPeak.set(connections.get());
+        threads.resetPeakThreadCount();
+    }
+
+    private static void raisePeak(AtomicLong peak, long now) {
+        peak.accumulateAndGet(now, Math::max);
+    }
+}

@@ -1,0 +1,103 @@
+package io.rc10k.stubs.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Random;
+import java.util.SplittableRandom;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.http.MimeTypes;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.BufferUtil;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
+
+/**
+ * Routes the stub endpoints: {@code /stub}, the named partners, {@code /stats}. Non-blocking: it
+ * parses, schedules and returns, so Jetty may run it on the selector thread.
+ */
+public final class StubHandler extends Handler.Abstract.NonBlocking {
+    static final String STUB = "/stub";
+    static final String STATS = "/stats";
+    static final String STATS_RESET = "/stats/reset";
+    private static final String PATHS = "[\"/stub\",\"/weather\",\"/hotels\",\"/flights\",\"/stats\",\"/stats/reset\"]";
+
+    private final StubCounters counters;
+    private final Random random;
+    private final long maxStallMillis;
+
+    public StubHandler(StubCounters counters, long seed, long maxStallMillis) {
+        this.counters = counters;
+        this.random = new Random(seed);
+        this.maxStallMillis = maxStallMillis;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+        String path = Request.getPathInContext(request);
+        if (STUB.equals(path) || NamedPartners.isNamed(path)) {
+            counters.requestBegun();
+            Request.addCompletionListener(request, failure -> counters.requestEnded());
+            answer(request, response, callback, path);
+        } else if (STATS.equals(path)) {
+            writeJson(response, callback, 200, counters.snapshot().toJson());
+        } else if (STATS_RESET.equals(path)) {
+            if (HttpMethod.POST.is(request.getMethod())) {
+                counters.reset();
+                writeJson(response, callback, 200, counters.snapshot().toJson());
+            } else {
+                response.getHeaders().put(HttpHeader.ALLOW, "POST");
+                writeJson(response, callback, 405, "{\"error\":\"method not allowed\",\"method\":"
+                        + Json.quote(request.getMethod()) + ",\"accepted\":\"POST\"}");
+            }
+        } else if ("/".equals(path)) {
+            writeJson(response, callback, 200, "{\"service\":\"rc10k partner-stubs\",\"paths\":" + PATHS
+                    + ",\"try\":\"/stub?delay=500&bytes=1024\"}");
+        } else {
+            writeJson(response, callback, 404, "{\"error\":\"not found\",\"path\":" + Json.quote(path)
+                    + ",\"paths\":" + PATHS + "}");
+        }
+        return true;
+    }
+
+    private void answer(Request request, Response response, Callback callback, String path) {
+        boolean named = NamedPartners.isNamed(path);
+        Behaviour behaviour;
+        try {
+            behaviour = Behaviour.parse(query(request), named);
+        } catch (BadParameterException e) {
+            writeJson(response, callback, 400, e.toJson());
+            return;
+        }
+        // SplittableRandom mixes its seed; java.util.Random's first draws for seeds 1, 2, 3... nearly coincide.
+        long delay = behaviour.seed() == null
+                ? behaviour.delay().sample(random)
+                : behaviour.delay().sample(new SplittableRandom(behaviour.seed()));
+        Body body = named
+                ? Body.of(NamedPartners.body(path, behaviour.city()))
+                : stubBody(request, behaviour, delay);
+        new Answer(request, response, callback, behaviour, body, maxStallMillis).start(delay);
+    }
+
+    private static Fields query(Request request) throws BadParameterException {
+        try {
+            return Request.extractQueryParameters(request, StandardCharsets.UTF_8);
+        } catch (RuntimeException e) {
+            throw new BadParameterException("query", Behaviour.abbreviate(String.valueOf(request.getHttpURI()
+                    .getQuery())), "percent-encoded UTF-8 name=value pairs");
+        }
+    }
+
+    private static Body stubBody(Request request, Behaviour behaviour, long delay) {
+        String head = "\"stub\":\"ok\",\"port\":" + Request.getLocalPort(request) + ",\"delayMillis\":" + delay
+                + (behaviour.id() == null ? "" : ",\"id\":" + Json.quote(behaviour.id()));
+        return behaviour.bytes() < 0 ? Body.of("{" + head + "}") : Body.jsonOfSize(head, behaviour.bytes());
+    }
+
+    static void writeJson(Response response, Callback callback, int status, String json) {
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, MimeTypes.Type.APPLICATION_JSON.asString());
+        response.write(true, BufferUtil.toBuffer(json, StandardCharsets.UTF_8), callback);
+    }
+}

@@ -1,0 +1,314 @@
+package io.rc10k.stubs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.Result;
+import org.eclipse.jetty.http.HttpHeader;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The stub endpoints as an HTTP/1.1 client sees them, over loopback. */
+class StubServerTest {
+    @RegisterExtension
+    static final PartnerStubsExtension stubs = new PartnerStubsExtension(
+            StubOptions.builder().maxStallMillis(400).build());
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static HttpClient client;
+
+    @BeforeAll
+    static void startClient() throws Exception {
+        client = new HttpClient();
+        client.setMaxConnectionsPerDestination(2_000);
+        client.start();
+    }
+
+    @AfterAll
+    static void stopClient() throws Exception {
+        client.stop();
+    }
+
+    private static ContentResponse get(String pathAndQuery) throws Exception {
+        return client.newRequest(stubs.uri().resolve(pathAndQuery)).timeout(10, TimeUnit.SECONDS).send();
+    }
+
+    private static JsonNode json(ContentResponse response) throws JsonProcessingException {
+        assertEquals("application/json", response.getHeaders().get(HttpHeader.CONTENT_TYPE));
+        return JSON.readTree(response.getContentAsString());
+    }
+
+    @Test
+    void plainStubAnswersAtOnceWithSmallJson() throws Exception {
+        ContentResponse response = get("/stub?id=first");
+        assertEquals(200, response.getStatus());
+        JsonNode body = json(response);
+        assertEquals("ok", body.get("stub").asText());
+        assertEquals(stubs.port(), body.get("port").asInt());
+        assertEquals(0, body.get("delayMillis").asLong());
+        assertEquals("first", body.get("id").asText());
+    }
+
+    @Test
+    void delayedStubAnswersNoSoonerThanItsDelay() throws Exception {
+        long start = System.nanoTime();
+        ContentResponse response = get("/stub?delay=300");
+        long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
+        assertEquals(200, response.getStatus());
+        assertEquals(300, json(response).get("delayMillis").asLong());
+        assertTrue(elapsedMillis >= 300, "answered after " + elapsedMillis + " ms, before its 300 ms delay");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"uniform", "exponential", "lognormal"})
+    void seededDistributionGivesTheSameDelayForTheSameSeed(String dist) throws Exception {
+        long first = json(get("/stub?delay=50&dist=" + dist + "&seed=7")).get("delayMillis").asLong();
+        long again = json(get("/stub?delay=50&dist=" + dist + "&seed=7")).get("delayMillis").asLong();
+        assertEquals(first, again);
+        List<Long> draws = new ArrayList<>();
+        for (int seed = 0; seed < 10; seed++) {
+            draws.add(json(get("/stub?delay=50&dist=" + dist + "&seed=" + seed)).get("delayMillis").asLong());
+        }
+        assertTrue(draws.stream().distinct().count() > 1, dist + " gave one delay for ten seeds: " + draws);
+    }
+
+    @Test
+    void lognormalAcceptsItsShape() throws Exception {
+        ContentResponse response = get("/stub?delay=20&dist=lognormal&sigma=1.5&seed=3");
+        assertEquals(200, response.getStatus());
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {2, 3, 7, 8, 20, 100, 1_000, 70_000, 1_048_576})
+    void bytesGivesValidJsonOfExactlyThatSize(long bytes) throws Exception {
+        ContentResponse response = get("/stub?bytes=" + bytes);
+        assertEquals(200, response.getStatus());
+        assertEquals(bytes, response.getContent().length);
+        assertEquals(bytes, response.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH));
+        assertTrue(json(response).isObject());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {200, 201, 404, 429, 500, 502, 503, 599})
+    void statusIsAnsweredWithAJsonBody(int status) throws Exception {
+        ContentResponse response = get("/stub?status=" + status);
+        assertEquals(status, response.getStatus());
+        assertEquals("ok", json(response).get("stub").asText());
+    }
+
+    @Test
+    void noContentStatusHasNoBody() throws Exception {
+        ContentResponse response = get("/stub?status=204");
+        assertEquals(204, response.getStatus());
+        assertEquals(0, response.getContent().length);
+    }
+
+    @Test
+    void namedPartnersAnswerTheSameJsonForTheSameCity() throws Exception {
+        for (String partner : List.of("/weather", "/hotels", "/flights")) {
+            ContentResponse paris = get(partner + "?city=Paris");
+            assertEquals(200, paris.getStatus(), partner);
+            JsonNode body = json(paris);
+            assertTrue(body.toString().contains("Paris"), partner + " " + body);
+            assertEquals(paris.getContentAsString(), get(partner + "?city=Paris").getContentAsString());
+            assertNotEquals(paris.getContentAsString(), get(partner + "?city=Saskatoon").getContentAsString());
+        }
+    }
+
+    @Test
+    void namedPartnersTakeTheLatencyControls() throws Exception {
+        long start = System.nanoTime();
+        ContentResponse response = get("/hotels?city=Oslo&delay=200&status=503");
+        assertTrue((System.nanoTime() - start) / 1_000_000 >= 200);
+        assertEquals(503, response.getStatus());
+        assertEquals("Oslo", json(response).get("city").asText());
+    }
+
+    @ParameterizedTest(name = "{0} -> 400 naming {1}")
+    @CsvSource(delimiter = '|', value = {
+        "/stub?delay=-1|delay",
+        "/stub?delay=soon|delay",
+        "/stub?delay=600001|delay",
+        "/stub?dist=gaussian|dist",
+        "/stub?delay=10&sigma=1|sigma",
+        "/stub?dist=lognormal&sigma=0|sigma",
+        "/stub?seed=x|seed",
+        "/stub?bytes=1|bytes",
+        "/stub?bytes=67108865|bytes",
+        "/stub?status=99|status",
+        "/stub?status=600|status",
+        "/stub?fault=explode|fault",
+        "/stub?dripBytes=4|dripBytes",
+        "/stub?fault=drip&dripMillis=20000|dripMillis",
+        "/stub?fault=drip&bytes=1000000&dripBytes=1&dripMillis=10|dripMillis",
+        "/stub?colour=red|colour",
+        "/stub?delay=1&delay=2|delay",
+        "/weather|city",
+        "/weather?city=|city",
+        "/weather?city=%3Cscript%3E|city",
+        "/hotels?city=Paris&bytes=10|bytes",
+    })
+    void badParameterGets400NamingIt(String pathAndQuery, String parameter) throws Exception {
+        ContentResponse response = get(pathAndQuery);
+        assertEquals(400, response.getStatus(), response.getContentAsString());
+        JsonNode body = json(response);
+        assertEquals("bad parameter", body.get("error").asText());
+        assertEquals(parameter, body.get("parameter").asText());
+        assertFalse(body.get("accepted").asText().isBlank());
+    }
+
+    @Test
+    void badPercentEncodingGets400NamingTheQuery() throws Exception {
+        RawHttp.Result raw = RawHttp.get(stubs.uri(), "/stub?%zz=1", 5_000);
+        assertTrue(raw.head().startsWith("HTTP/1.1 400"), raw.head());
+        assertEquals("query", JSON.readTree(raw.body()).get("parameter").asText());
+    }
+
+    @Test
+    void unknownPathGets404ListingThePaths() throws Exception {
+        ContentResponse response = get("/nowhere");
+        assertEquals(404, response.getStatus());
+        assertTrue(json(response).get("paths").toString().contains("/stub"));
+    }
+
+    @Test
+    void resetFaultAbortsTheConnectionWithRst() throws Exception {
+        RawHttp.Result raw = RawHttp.get(stubs.uri(), "/stub?fault=reset", 5_000);
+        assertEquals(RawHttp.End.RESET, raw.end());
+        assertEquals("", raw.text());
+        ExecutionException e = assertThrows(ExecutionException.class, () -> get("/stub?fault=reset"));
+        assertTrue(e.getCause() instanceof java.io.IOException, e.getCause().toString());
+    }
+
+    @Test
+    void closeMidBodySendsHeadersAndHalfTheBodyThenCloses() throws Exception {
+        RawHttp.Result raw = RawHttp.get(stubs.uri(), "/stub?fault=close-mid-body&bytes=1000", 5_000);
+        assertEquals(RawHttp.End.EOF, raw.end());
+        assertTrue(raw.head().startsWith("HTTP/1.1 200"), raw.head());
+        assertTrue(raw.head().contains("Content-Length: 1000"), raw.head());
+        assertEquals(500, raw.body().length());
+        assertThrows(ExecutionException.class, () -> get("/stub?fault=close-mid-body&bytes=1000"));
+    }
+
+    @Test
+    void stallAfterHeadersSendsHeadersOnlyUntilTheStallCap() throws Exception {
+        RawHttp.Result raw = RawHttp.get(stubs.uri(), "/stub?fault=stall-after-headers", 5_000);
+        assertTrue(raw.head().startsWith("HTTP/1.1 200"), raw.head());
+        assertEquals("", raw.body());
+        assertEquals(RawHttp.End.EOF, raw.end(), "the stub closes the connection at its 400 ms stall cap");
+
+        CountDownLatch headers = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(1);
+        Result[] result = new Result[1];
+        client.newRequest(stubs.uri().resolve("/stub?fault=stall-after-headers")).timeout(200, TimeUnit.MILLISECONDS)
+                .onResponseHeaders(r -> headers.countDown())
+                .send(r -> {
+                    result[0] = r;
+                    done.countDown();
+                });
+        assertTrue(headers.await(5, TimeUnit.SECONDS));
+        assertTrue(done.await(5, TimeUnit.SECONDS));
+        assertTrue(result[0].getFailure() instanceof java.util.concurrent.TimeoutException,
+                String.valueOf(result[0].getFailure()));
+    }
+
+    @Test
+    void stallSendsNothingUntilTheStallCap() throws Exception {
+        RawHttp.Result early = RawHttp.get(stubs.uri(), "/stub?fault=stall", 200);
+        assertEquals(RawHttp.End.TIMEOUT, early.end());
+        assertEquals("", early.text());
+        RawHttp.Result capped = RawHttp.get(stubs.uri(), "/stub?fault=stall", 5_000);
+        assertEquals(RawHttp.End.EOF, capped.end());
+        assertEquals("", capped.text());
+    }
+
+    @Test
+    void malformedJsonKeepsTheSizeButDoesNotParse() throws Exception {
+        ContentResponse response = get("/stub?fault=malformed-json&bytes=300");
+        assertEquals(200, response.getStatus());
+        assertEquals(300, response.getContent().length);
+        assertEquals("application/json", response.getHeaders().get(HttpHeader.CONTENT_TYPE));
+        assertThrows(JsonProcessingException.class, () -> JSON.readTree(response.getContentAsString()));
+        ContentResponse small = get("/stub?fault=malformed-json");
+        assertThrows(JsonProcessingException.class, () -> JSON.readTree(small.getContentAsString()));
+    }
+
+    @Test
+    void dripSendsTheWholeBodyInManySmallWrites() throws Exception {
+        List<Integer> chunks = new ArrayList<>();
+        CountDownLatch done = new CountDownLatch(1);
+        Result[] result = new Result[1];
+        client.newRequest(stubs.uri().resolve("/stub?fault=drip&bytes=64&dripBytes=8&dripMillis=30"))
+                .timeout(10, TimeUnit.SECONDS)
+                .onResponseContent((r, buffer) -> chunks.add(buffer.remaining()))
+                .send(r -> {
+                    result[0] = r;
+                    done.countDown();
+                });
+        assertTrue(done.await(10, TimeUnit.SECONDS));
+        assertTrue(result[0].isSucceeded(), String.valueOf(result[0].getFailure()));
+        assertEquals(64, chunks.stream().mapToInt(Integer::intValue).sum());
+        assertTrue(chunks.size() >= 4, "64 bytes in writes of 8 with 30 ms pauses came in " + chunks);
+        assertTrue(chunks.stream().allMatch(n -> n <= 8), chunks.toString());
+    }
+
+    @Test
+    void statsCountRequestsInFlightAndConnections() throws Exception {
+        stubs.resetStats();
+        long servedBefore = stubs.stats().served();
+        CountDownLatch done = new CountDownLatch(20);
+        for (int i = 0; i < 20; i++) {
+            client.newRequest(stubs.uri().resolve("/stub?delay=1000")).timeout(10, TimeUnit.SECONDS)
+                    .send(r -> done.countDown());
+        }
+        StubStats during = awaitStats(s -> s.inFlight() >= 20);
+        assertTrue(during.connections() >= 20, during.toString());
+        assertTrue(done.await(10, TimeUnit.SECONDS));
+        StubStats after = awaitStats(s -> s.inFlight() == 0);
+        assertEquals(servedBefore + 20, after.served());
+        assertTrue(after.inFlightPeak() >= 20, after.toString());
+
+        JsonNode overHttp = json(get("/stats"));
+        assertEquals(0, overHttp.get("inFlight").asLong());
+        assertTrue(overHttp.get("liveThreads").asInt() > 0);
+        assertTrue(overHttp.get("connectionsPeak").asLong() >= 20);
+    }
+
+    @Test
+    void statsResetIsAPost() throws Exception {
+        assertEquals(405, get("/stats/reset").getStatus());
+        ContentResponse reset = client.POST(stubs.uri().resolve("/stats/reset")).send();
+        assertEquals(200, reset.getStatus());
+        assertEquals(0, json(reset).get("served").asLong());
+    }
+
+    /** Waits (bounded) for the stats to satisfy {@code condition}, since counters settle after responses. */
+    static StubStats awaitStats(java.util.function.Predicate<StubStats> condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        StubStats stats = stubs.stats();
+        while (!condition.test(stats) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+            stats = stubs.stats();
+        }
+        assertTrue(condition.test(stats), "stats never settled: " + stats);
+        return stats;
+    }
+}

@@ -1,0 +1,50 @@
+package io.rc10k.stubs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Delayed requests hold no thread: far more requests wait at once than the pool has threads.
+ * The 10,000-connection figure is measured out of process (docs/results/partner-stubs.md).
+ */
+class ThreadEconomyTest {
+    @Test
+    void twoThousandDelayedRequestsOnSeparateConnectionsWaitOnEightThreads() throws Exception {
+        int requests = 2_000;
+        try (PartnerStubs stubs = PartnerStubs.start(StubOptions.builder().maxThreads(8).build())) {
+            HttpClient client = new HttpClient();
+            client.setMaxConnectionsPerDestination(requests);
+            client.setMaxRequestsQueuedPerDestination(requests);
+            client.start();
+            try {
+                CountDownLatch done = new CountDownLatch(requests);
+                AtomicInteger ok = new AtomicInteger();
+                for (int i = 0; i < requests; i++) {
+                    client.newRequest(stubs.uri().resolve("/stub?delay=2000")).timeout(30, TimeUnit.SECONDS)
+                            .send(r -> {
+                                if (r.isSucceeded() && r.getResponse().getStatus() == 200) {
+                                    ok.incrementAndGet();
+                                }
+                                done.countDown();
+                            });
+                }
+                assertTrue(done.await(60, TimeUnit.SECONDS), "not every request ended");
+                assertEquals(requests, ok.get());
+                StubStats stats = stubs.stats();
+                assertEquals(requests, stats.inFlightPeak(), "all requests were waiting at once: " + stats);
+                assertEquals(requests, stats.connectionsPeak(), stats.toString());
+                QueuedThreadPool pool = (QueuedThreadPool) stubs.server().getThreadPool();
+                assertTrue(pool.getThreads() <= 8, "stub pool grew to " + pool.getThreads());
+            } finally {
+                client.stop();
+            }
+        }
+    }
+}
