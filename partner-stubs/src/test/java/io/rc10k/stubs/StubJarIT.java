@@ -1,0 +1,71 @@
+package io.rc10k.stubs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** The shaded jar, run as the README and docs/partner-stubs.md tell a user to run it. */
+class StubJarIT {
+    private static final String JAR = System.getProperty("rc10k.stubs.jar", "target/partner-stubs.jar");
+    private static final Pattern READY = Pattern.compile("on: http://127\\.0\\.0\\.1:(\\d+) http://127\\.0\\.0\\.1:(\\d+)");
+
+    private static Process java(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "-jar", JAR));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).start();
+    }
+
+    @Test
+    void jarServesEveryListedPortAndStopsOnSignal() throws Exception {
+        Process process = java("--port", "0,0", "--h2c");
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8));
+            String line = out.readLine();
+            assertNotNull(line, "the jar printed nothing");
+            Matcher ready = READY.matcher(line);
+            assertTrue(ready.find(), line);
+            for (int port : new int[] {Integer.parseInt(ready.group(1)), Integer.parseInt(ready.group(2))}) {
+                RawHttp.Result stats = RawHttp.get(URI.create("http://127.0.0.1:" + port), "/stats", 5_000);
+                assertTrue(stats.head().startsWith("HTTP/1.1 200"), stats.head());
+                assertTrue(stats.body().contains("\"liveThreads\""), stats.body());
+            }
+        } finally {
+            process.destroy();
+        }
+        assertTrue(process.waitFor(10, TimeUnit.SECONDS), "the jar did not stop on SIGTERM");
+    }
+
+    @Test
+    void badCommandLineExitsWithStatus2AndSaysWhy() throws Exception {
+        Process process = java("--port", "http");
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(10, TimeUnit.SECONDS));
+        assertEquals(2, process.exitValue(), output);
+        assertTrue(output.contains("--port: \"http\" is not a port list"), output);
+    }
+
+    @Test
+    void helpPrintsEveryOption() throws Exception {
+        Process process = java("--help");
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(10, TimeUnit.SECONDS));
+        assertEquals(0, process.exitValue());
+        for (String option : List.of("--port", "--host", "--h2c", "--max-threads", "--max-streams", "--seed",
+                "--accept-queue", "--idle-timeout", "--max-stall")) {
+            assertTrue(output.contains(option), option + " missing from --help");
+        }
+    }
+}
