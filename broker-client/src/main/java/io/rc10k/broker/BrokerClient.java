@@ -1,0 +1,309 @@
+package io.rc10k.broker;
+
+import io.rc10k.broker.internal.PartnerPools;
+import io.rc10k.broker.internal.PartnerState;
+import io.rc10k.broker.internal.RealExchange;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.jetty.client.AbstractConnectionPool;
+import org.eclipse.jetty.client.ConnectionPool;
+import org.eclipse.jetty.client.Destination;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.transport.HttpClientConnectionFactory;
+import org.eclipse.jetty.client.transport.HttpClientTransportDynamic;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http2.client.HTTP2Client;
+import org.eclipse.jetty.http2.client.transport.ClientConnectionFactoryOverHTTP2;
+import org.eclipse.jetty.io.ArrayByteBufferPool;
+import org.eclipse.jetty.io.ByteBufferPool;
+import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.util.component.ContainerLifeCycle;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
+import org.eclipse.jetty.util.thread.Scheduler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The broker client of the RC10K paper: one Jetty {@link HttpClient} that holds thousands of
+ * outbound exchanges on a few selector threads, with a connection pool and limits per partner.
+ *
+ * <pre>{@code
+ * BrokerClient broker = BrokerClient.builder()
+ *         .partner(Partner.builder("weather", "http://127.0.0.1:9001").build())
+ *         .partner(Partner.builder("hotels", "http://127.0.0.1:9002").protocol(Partner.Protocol.H2C).build())
+ *         .executor(server.getThreadPool())          // share the server's pool, scheduler and buffers
+ *         .scheduler(server.getScheduler())
+ *         .byteBufferPool(server.getByteBufferPool())
+ *         .build();
+ * server.addBean(broker);                            // starts and stops with the server
+ * broker.fanOut(Duration.ofSeconds(1)).call("weather", "weather?city=Paris").start();
+ * }</pre>
+ *
+ * <p>Threading: selectors, I/O and listener callbacks all run on the executor; deadlines on the
+ * scheduler. Given an executor, scheduler and buffer pool, the client creates none of its own and
+ * does not manage their lifecycle; without them it creates a pool named {@code broker} and a
+ * scheduler named {@code broker-scheduler}, which it starts and stops. Thread-safe once started.</p>
+ */
+public final class BrokerClient extends ContainerLifeCycle {
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerClient.class);
+
+    private final Map<String, Partner> partners;
+    private final Map<String, PartnerState> states = new LinkedHashMap<>();
+    private final Executor injectedExecutor;
+    private final Scheduler injectedScheduler;
+    private final ByteBufferPool injectedBuffers;
+    private final int selectors;
+    private final AtomicLong inFlight = new AtomicLong();
+    private final RealExchange.ExchangeCounter counter = new RealExchange.ExchangeCounter() {
+        @Override
+        public void begun() {
+            inFlight.incrementAndGet();
+        }
+
+        @Override
+        public void ended() {
+            inFlight.decrementAndGet();
+        }
+    };
+    private HttpClient http;
+    private Scheduler scheduler;
+
+    private BrokerClient(Builder b) {
+        this.partners = Map.copyOf(b.partners);
+        b.partners.values().forEach(p -> states.put(p.name(), new PartnerState(p)));
+        this.injectedExecutor = b.executor;
+        this.injectedScheduler = b.scheduler;
+        this.injectedBuffers = b.byteBufferPool;
+        this.selectors = b.selectors;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    protected void doStart() throws Exception {
+        Executor executor = injectedExecutor;
+        if (executor == null) {
+            QueuedThreadPool pool = new QueuedThreadPool(200, 4);
+            pool.setName("broker");
+            executor = pool;
+            addBean(pool, true);
+        }
+        scheduler = injectedScheduler;
+        if (scheduler == null) {
+            scheduler = new ScheduledExecutorScheduler("broker-scheduler", false);
+            addBean(scheduler, true);
+        }
+        ByteBufferPool buffers = injectedBuffers != null ? injectedBuffers : new ArrayByteBufferPool();
+
+        ClientConnector connector = new ClientConnector();
+        connector.setExecutor(executor);
+        connector.setScheduler(scheduler);
+        connector.setByteBufferPool(buffers);
+        connector.setSelectors(selectors);
+        connector.setConnectTimeout(shortestConnectTimeout());
+        HTTP2Client h2 = new HTTP2Client(connector);
+        HttpClientTransportDynamic transport = new HttpClientTransportDynamic(connector,
+                HttpClientConnectionFactory.HTTP11, new ClientConnectionFactoryOverHTTP2.HTTP2(h2));
+        transport.setConnectionPoolFactory(new PartnerPools(partners));
+        http = new HttpClient(transport);
+        http.setExecutor(executor);
+        http.setScheduler(scheduler);
+        http.setByteBufferPool(buffers);
+        http.setName("broker-client");
+        // Admission per partner (PartnerState) bounds the queue; Jetty's per-destination cap must not cut in first.
+        http.setMaxRequestsQueuedPerDestination(Integer.MAX_VALUE);
+        http.setMaxConnectionsPerDestination(Integer.MAX_VALUE);
+        http.setFollowRedirects(false);
+        http.setStrictEventOrdering(false);
+        http.setUserAgentField(null);
+        addBean(http, true);
+        super.doStart();
+        if (injectedExecutor == null) {
+            LOG.info("broker client runs on a pool of its own ({}); pass an executor to share one", executor);
+        }
+    }
+
+    /** Jetty's connect timeout is client-wide; the per-partner call timeout still bounds each exchange. */
+    private Duration shortestConnectTimeout() {
+        return partners.values().stream().map(Partner::connectTimeout).min(Duration::compareTo)
+                .orElse(Partner.DEFAULT_CONNECT_TIMEOUT);
+    }
+
+    @Override
+    protected void doStop() throws Exception {
+        super.doStop();
+        if (http != null) {
+            removeBean(http);
+        }
+        for (Object bean : List.copyOf(getBeans())) {
+            if (bean instanceof QueuedThreadPool || bean instanceof ScheduledExecutorScheduler) {
+                removeBean(bean);
+            }
+        }
+    }
+
+    /** Starts one exchange now. */
+    public Exchange exchange(String partner, String method, String pathAndQuery, ExchangeListener listener) {
+        return newExchange(partner, method, pathAndQuery, null, listener).start();
+    }
+
+    /** A fan-out to add calls to; nothing starts until {@link FanOut#start()}. */
+    public FanOut fanOut(Duration deadline) {
+        requireStarted();
+        return new FanOut(this, scheduler, deadline);
+    }
+
+    RealExchange newExchange(String partnerName, String method, String pathAndQuery, HttpFields headers,
+            ExchangeListener listener) {
+        requireStarted();
+        PartnerState state = states.get(partnerName);
+        if (state == null) {
+            throw new IllegalArgumentException("unknown partner \"" + partnerName + "\" (known: "
+                    + String.join(", ", states.keySet()) + ")");
+        }
+        URI uri = resolve(state.partner(), pathAndQuery);
+        return new RealExchange(http, state, method, uri, headers == null ? null : fields -> fields.add(headers),
+                listener, counter);
+    }
+
+    /**
+     * Resolves {@code pathAndQuery} under the partner's base path. A leading {@code /} is relative to
+     * the base path too; anything that would change scheme, host or port is refused.
+     */
+    static URI resolve(Partner partner, String pathAndQuery) {
+        String relative = pathAndQuery.startsWith("/") ? pathAndQuery.substring(1) : pathAndQuery;
+        URI base = partner.baseUri();
+        URI uri;
+        try {
+            URI reference = new URI(relative);
+            if (reference.getScheme() != null || reference.getRawAuthority() != null) {
+                throw new IllegalArgumentException("call to " + partner.name() + ": \"" + pathAndQuery
+                        + "\" names a scheme or host; calls are paths under " + base);
+            }
+            uri = base.resolve(reference);
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalArgumentException("call to " + partner.name() + ": \"" + pathAndQuery
+                    + "\" is not a percent-encoded path and query (" + e.getReason() + ")");
+        }
+        if (!base.getRawAuthority().equals(uri.getRawAuthority()) || !uri.getRawPath().startsWith(base.getRawPath())) {
+            throw new IllegalArgumentException("call to " + partner.name() + ": \"" + pathAndQuery
+                    + "\" leaves the partner's base URI " + base);
+        }
+        return uri;
+    }
+
+    private void requireStarted() {
+        if (!isStarted()) {
+            throw new IllegalStateException("broker client is not started (state " + getState() + ")");
+        }
+    }
+
+    public Partner partner(String name) {
+        PartnerState state = states.get(name);
+        return state == null ? null : state.partner();
+    }
+
+    public Collection<Partner> partners() {
+        return partners.values();
+    }
+
+    /** Exchanges admitted and not yet ended, over every partner. */
+    public long exchangesInFlight() {
+        return inFlight.get();
+    }
+
+    public PartnerStats stats(String partnerName) {
+        PartnerState state = states.get(partnerName);
+        if (state == null) {
+            throw new IllegalArgumentException("unknown partner \"" + partnerName + "\"");
+        }
+        int open = 0;
+        int active = 0;
+        int idle = 0;
+        if (http != null) {
+            for (Destination destination : http.getDestinations()) {
+                if (partnerName.equals(destination.getOrigin().getTag())) {
+                    ConnectionPool pool = destination.getConnectionPool();
+                    if (pool instanceof AbstractConnectionPool counted) {
+                        open += counted.getConnectionCount();
+                        active += counted.getActiveConnectionCount();
+                        idle += counted.getIdleConnectionCount();
+                    }
+                }
+            }
+        }
+        return new PartnerStats(partnerName, state.inFlight(), open, active, idle, state.outcomes());
+    }
+
+    /** The executor everything runs on (the injected one, or the client's own). */
+    public Executor executor() {
+        return http == null ? injectedExecutor : http.getExecutor();
+    }
+
+    /** The underlying Jetty client, for inspection; do not change its settings. */
+    public HttpClient httpClient() {
+        return http;
+    }
+
+    public static final class Builder {
+        private final Map<String, Partner> partners = new LinkedHashMap<>();
+        private Executor executor;
+        private Scheduler scheduler;
+        private ByteBufferPool byteBufferPool;
+        private int selectors = 1;
+
+        private Builder() {
+        }
+
+        public Builder partner(Partner partner) {
+            if (partners.putIfAbsent(partner.name(), partner) != null) {
+                throw new IllegalArgumentException("partner \"" + partner.name() + "\" is defined twice");
+            }
+            return this;
+        }
+
+        public Builder partners(Collection<Partner> partners) {
+            partners.forEach(this::partner);
+            return this;
+        }
+
+        /** The pool to run selectors, I/O and callbacks on; not started or stopped by the client. */
+        public Builder executor(Executor executor) {
+            this.executor = executor;
+            return this;
+        }
+
+        /** The scheduler for timeouts and deadlines; not started or stopped by the client. */
+        public Builder scheduler(Scheduler scheduler) {
+            this.scheduler = scheduler;
+            return this;
+        }
+
+        public Builder byteBufferPool(ByteBufferPool byteBufferPool) {
+            this.byteBufferPool = byteBufferPool;
+            return this;
+        }
+
+        /** Selector threads taken from the executor (default 1; each holds thousands of connections). */
+        public Builder selectors(int selectors) {
+            if (selectors < 1) {
+                throw new IllegalArgumentException("selectors: " + selectors + " < 1");
+            }
+            this.selectors = selectors;
+            return this;
+        }
+
+        public BrokerClient build() {
+            return new BrokerClient(this);
+        }
+    }
+}

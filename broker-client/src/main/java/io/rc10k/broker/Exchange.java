@@ -1,0 +1,37 @@
+package io.rc10k.broker;
+
+import java.net.URI;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * One outbound request and its response, started by {@link BrokerClient#exchange} or as part of a
+ * {@link FanOut}. It reports the paper's Table 1 events to its {@link ExchangeListener} and ends
+ * with exactly one {@link Outcome}.
+ *
+ * <pre>{@code
+ * Exchange exchange = broker.exchange("weather", "GET", "weather?city=Paris", ExchangeListener.NONE);
+ * exchange.outcome().thenAccept(outcome -> System.out.println(outcome.kind() + " " + outcome.bodyAsString()));
+ * }</pre>
+ *
+ * <p>Thread-safe. The outcome stage completes on a client thread or the scheduler thread; dependent
+ * stages must not block there.</p>
+ */
+public interface Exchange {
+    Partner partner();
+
+    String method();
+
+    /** The absolute URI called: the partner's base URI with the call's path and query. */
+    URI uri();
+
+    /** Nanoseconds since the exchange started. */
+    long elapsedNanos();
+
+    /** Completes exactly once, with the exchange's outcome. Never completes exceptionally. */
+    CompletionStage<Outcome> outcome();
+
+    boolean isDone();
+
+    /** Ends the exchange as CANCELLED unless it already ended; its connection is closed, never reused half-read. */
+    void cancel();
+}

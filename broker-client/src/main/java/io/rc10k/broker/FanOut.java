@@ -1,0 +1,106 @@
+package io.rc10k.broker;
+
+import io.rc10k.broker.internal.RealExchange;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.util.thread.Scheduler;
+
+/**
+ * C exchanges started together under one deadline; completes exactly once, with every outcome,
+ * when the last exchange ends or the deadline fires — whichever is first. At the deadline every
+ * unfinished exchange is aborted (TIMEOUT): its HTTP/1.1 connection is closed, its HTTP/2 stream reset.
+ *
+ * <pre>{@code
+ * broker.fanOut(Duration.ofSeconds(1))
+ *         .call("weather", "weather?city=Paris")
+ *         .call("hotels", "hotels?city=Paris")
+ *         .start()
+ *         .thenAccept(result -> respond(result.outcomes()));
+ * }</pre>
+ *
+ * <p>Not thread-safe while calls are being added; {@link #start()} once. The result stage completes
+ * on a client thread or the scheduler thread and never exceptionally; never block in its dependents.</p>
+ */
+public final class FanOut {
+    private final BrokerClient broker;
+    private final Scheduler scheduler;
+    private final Duration deadline;
+    private final List<RealExchange> exchanges = new ArrayList<>();
+    private final AtomicBoolean started = new AtomicBoolean();
+
+    FanOut(BrokerClient broker, Scheduler scheduler, Duration deadline) {
+        if (deadline == null || deadline.isNegative() || deadline.isZero()) {
+            throw new IllegalArgumentException("deadline: " + deadline + " (accepted: > 0)");
+        }
+        this.broker = broker;
+        this.scheduler = scheduler;
+        this.deadline = deadline;
+    }
+
+    /** Adds a GET of {@code pathAndQuery}, relative to the partner's base URI. */
+    public FanOut call(String partner, String pathAndQuery) {
+        return call(partner, "GET", pathAndQuery, null, ExchangeListener.NONE);
+    }
+
+    public FanOut call(String partner, String pathAndQuery, ExchangeListener listener) {
+        return call(partner, "GET", pathAndQuery, null, listener);
+    }
+
+    /**
+     * @param headers extra request headers, or null; the caller decides what to forward
+     */
+    public FanOut call(String partner, String method, String pathAndQuery, HttpFields headers,
+            ExchangeListener listener) {
+        if (started.get()) {
+            throw new IllegalStateException("fan-out already started");
+        }
+        exchanges.add(broker.newExchange(partner, method, pathAndQuery, headers, listener));
+        return this;
+    }
+
+    public int size() {
+        return exchanges.size();
+    }
+
+    /** Starts every call and arms the deadline. */
+    public CompletionStage<FanOutResult> start() {
+        if (!started.compareAndSet(false, true)) {
+            throw new IllegalStateException("fan-out already started");
+        }
+        long startNanos = System.nanoTime();
+        CompletableFuture<FanOutResult> result = new CompletableFuture<>();
+        Outcome[] outcomes = new Outcome[exchanges.size()];
+        if (outcomes.length == 0) {
+            result.complete(new FanOutResult(List.of(), 0, false));
+            return result;
+        }
+        AtomicInteger remaining = new AtomicInteger(outcomes.length);
+        AtomicBoolean deadlineHit = new AtomicBoolean();
+        Scheduler.Task timer = scheduler.schedule(() -> {
+            deadlineHit.set(true);
+            exchanges.forEach(RealExchange::expire);
+        }, deadline.toNanos(), TimeUnit.NANOSECONDS);
+        for (int i = 0; i < outcomes.length; i++) {
+            int slot = i;
+            exchanges.get(i).outcome().whenComplete((outcome, never) -> {
+                outcomes[slot] = outcome;
+                // The decrement that reaches zero happens once; it alone completes the fan-out.
+                if (remaining.decrementAndGet() == 0) {
+                    timer.cancel();
+                    result.complete(new FanOutResult(List.copyOf(Arrays.asList(outcomes)),
+                            System.nanoTime() - startNanos, deadlineHit.get()));
+                }
+            });
+        }
+        exchanges.forEach(RealExchange::start);
+        return result;
+    }
+}

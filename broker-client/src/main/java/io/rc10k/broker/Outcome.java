@@ -1,0 +1,131 @@
+package io.rc10k.broker;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/**
+ * How one exchange ended: its {@link Kind}, the response when there was one, and how long it took.
+ * Immutable, except that {@link #body()} hands out the array without copying: do not modify it.
+ */
+public final class Outcome {
+    /** Every way an exchange can end. */
+    public enum Kind {
+        /** A response with a status below 400 and its whole body. */
+        OK,
+        /** A response with a status of 400 or more, and its whole body. */
+        HTTP_ERROR,
+        /** The exchange's call timeout or the fan-out deadline passed first. */
+        TIMEOUT,
+        /** No connection could be made (refused, unreachable, connect timeout); nothing was sent. */
+        CONNECT_FAILED,
+        /** The connection or stream broke after the request went out: reset, closed mid-response, malformed. */
+        RESET,
+        /** The response body was larger than the partner's {@code maxResponseBytes}. */
+        TOO_LARGE,
+        /** Not started: the partner's connections and queue were full, or the client is not running. */
+        REJECTED,
+        /** Aborted by the caller, or by the client stopping. */
+        CANCELLED;
+
+        /** The name used in metrics and composite responses: {@code connect_failed}, {@code too_large}, … */
+        public String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    private static final byte[] NO_BODY = new byte[0];
+
+    private final String partner;
+    private final Kind kind;
+    private final int status;
+    private final String contentType;
+    private final byte[] body;
+    private final long elapsedNanos;
+    private final int attempts;
+    private final Throwable failure;
+
+    private Outcome(String partner, Kind kind, int status, String contentType, byte[] body, long elapsedNanos,
+            int attempts, Throwable failure) {
+        this.partner = partner;
+        this.kind = kind;
+        this.status = status;
+        this.contentType = contentType;
+        this.body = body;
+        this.elapsedNanos = elapsedNanos;
+        this.attempts = attempts;
+        this.failure = failure;
+    }
+
+    /** A response: OK below 400, HTTP_ERROR from 400. */
+    public static Outcome response(String partner, int status, String contentType, byte[] body, long elapsedNanos,
+            int attempts) {
+        return new Outcome(partner, status < 400 ? Kind.OK : Kind.HTTP_ERROR, status, contentType,
+                body == null ? NO_BODY : body, elapsedNanos, attempts, null);
+    }
+
+    /** No (whole) response; {@code status} is the response status when headers had arrived, else 0. */
+    public static Outcome failure(String partner, Kind kind, int status, Throwable failure, long elapsedNanos,
+            int attempts) {
+        if (kind == Kind.OK || kind == Kind.HTTP_ERROR) {
+            throw new IllegalArgumentException("a failure cannot be " + kind);
+        }
+        return new Outcome(partner, kind, status, null, NO_BODY, elapsedNanos, attempts, failure);
+    }
+
+    public String partner() {
+        return partner;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    /** True for OK and HTTP_ERROR: a whole response arrived. */
+    public boolean hasResponse() {
+        return kind == Kind.OK || kind == Kind.HTTP_ERROR;
+    }
+
+    /** The response status, or 0 when no response headers arrived. */
+    public int status() {
+        return status;
+    }
+
+    /** The response's {@code Content-Type}, or null. */
+    public String contentType() {
+        return contentType;
+    }
+
+    /** The whole response body (empty without a response). Not copied: do not modify. */
+    public byte[] body() {
+        return body;
+    }
+
+    public String bodyAsString() {
+        return new String(body, StandardCharsets.UTF_8);
+    }
+
+    public Duration elapsed() {
+        return Duration.ofNanos(elapsedNanos);
+    }
+
+    public long elapsedMillis() {
+        return elapsedNanos / 1_000_000;
+    }
+
+    /** Attempts made: 1, or more after retries. */
+    public int attempts() {
+        return attempts;
+    }
+
+    /** The cause of a failure, or null. */
+    public Throwable failure() {
+        return failure;
+    }
+
+    @Override
+    public String toString() {
+        return partner + ": " + kind + (status > 0 ? " " + status : "") + (hasResponse() ? " " + body.length + "B" : "")
+                + " in " + elapsedMillis() + "ms" + (attempts > 1 ? " after " + attempts + " attempts" : "")
+                + (failure != null ? " (" + failure + ")" : "");
+    }
+}

@@ -1,0 +1,247 @@
+package io.rc10k.broker;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * One partner service and the limits that protect it and us. Immutable; built and validated by
+ * {@link #builder(String, String)}. Limits apply to this partner alone: each partner has its own
+ * connection pool, even when several partners share a host and port.
+ *
+ * <pre>{@code
+ * Partner weather = Partner.builder("weather", "http://127.0.0.1:9001")
+ *         .maxConnections(200)
+ *         .callTimeout(Duration.ofSeconds(2))
+ *         .build();
+ * }</pre>
+ */
+public final class Partner {
+    /** How the broker speaks to a partner. */
+    public enum Protocol {
+        /** HTTP/1.1: one exchange per connection at a time. */
+        HTTP_1_1,
+        /** Cleartext HTTP/2 with prior knowledge: many exchanges multiplexed on each connection. */
+        H2C;
+
+        /** Parses {@code http/1.1} or {@code h2c} (any case). */
+        public static Protocol parse(String text) {
+            return switch (text.toLowerCase(Locale.ROOT)) {
+                case "http/1.1", "http_1_1", "h1" -> HTTP_1_1;
+                case "h2c", "http/2", "h2" -> H2C;
+                default -> throw new IllegalArgumentException("protocol: \"" + text + "\" (accepted: http/1.1, h2c)");
+            };
+        }
+    }
+
+    public static final int DEFAULT_MAX_CONNECTIONS = 256;
+    public static final int DEFAULT_MAX_QUEUED = 1024;
+    public static final int DEFAULT_MAX_STREAMS = 128;
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
+    public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(10);
+    public static final long DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+    public static final int DEFAULT_RETRIES = 1;
+    private static final Pattern NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_-]{0,63}");
+
+    private final String name;
+    private final URI baseUri;
+    private final Protocol protocol;
+    private final int maxConnections;
+    private final int maxQueued;
+    private final int maxStreamsPerConnection;
+    private final Duration connectTimeout;
+    private final Duration callTimeout;
+    private final long maxResponseBytes;
+    private final int retries;
+
+    private Partner(Builder b) {
+        this.name = b.name;
+        this.baseUri = b.baseUri;
+        this.protocol = b.protocol;
+        this.maxConnections = b.maxConnections;
+        this.maxQueued = b.maxQueued;
+        this.maxStreamsPerConnection = b.maxStreamsPerConnection;
+        this.connectTimeout = b.connectTimeout;
+        this.callTimeout = b.callTimeout;
+        this.maxResponseBytes = b.maxResponseBytes;
+        this.retries = b.retries;
+    }
+
+    /**
+     * @param name    a short identifier (letters, digits, {@code _}, {@code -}); used in metrics
+     * @param baseUri {@code http://host:port} with an optional base path; calls resolve their path against it
+     */
+    public static Builder builder(String name, String baseUri) {
+        return new Builder(name, baseUri);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** Scheme, host, port and base path; never taken from an inbound request. */
+    public URI baseUri() {
+        return baseUri;
+    }
+
+    public Protocol protocol() {
+        return protocol;
+    }
+
+    /** Connections open to this partner at most, in use or idle. */
+    public int maxConnections() {
+        return maxConnections;
+    }
+
+    /** Exchanges that may wait for a connection (or an HTTP/2 stream) beyond those being served; more end REJECTED at once. */
+    public int maxQueued() {
+        return maxQueued;
+    }
+
+    /** HTTP/2 only: exchanges multiplexed on one connection at most (the partner's own SETTINGS may lower it). */
+    public int maxStreamsPerConnection() {
+        return maxStreamsPerConnection;
+    }
+
+    /** Exchanges admitted at once: those a full pool serves plus those allowed to queue. */
+    public int capacity() {
+        long served = (long) maxConnections * (protocol == Protocol.H2C ? maxStreamsPerConnection : 1);
+        return (int) Math.min(Integer.MAX_VALUE, served + maxQueued);
+    }
+
+    public Duration connectTimeout() {
+        return connectTimeout;
+    }
+
+    /** The whole exchange, retries included: from the call until the response body is complete. */
+    public Duration callTimeout() {
+        return callTimeout;
+    }
+
+    /** The largest response body accepted; a larger one ends the exchange TOO_LARGE, never buffered whole. */
+    public long maxResponseBytes() {
+        return maxResponseBytes;
+    }
+
+    /**
+     * Extra attempts after a failure: a connect failure is always retryable (nothing was sent); a
+     * failure after the request may have reached the partner is retried only for idempotent methods.
+     */
+    public int retries() {
+        return retries;
+    }
+
+    @Override
+    public String toString() {
+        return "Partner{" + name + " " + baseUri + " " + protocol + ", maxConnections=" + maxConnections
+                + ", maxQueued=" + maxQueued + ", connectTimeout=" + connectTimeout.toMillis() + "ms, callTimeout="
+                + callTimeout.toMillis() + "ms, maxResponseBytes=" + maxResponseBytes + ", retries=" + retries + "}";
+    }
+
+    public static final class Builder {
+        private final String name;
+        private final URI baseUri;
+        private Protocol protocol = Protocol.HTTP_1_1;
+        private int maxConnections = DEFAULT_MAX_CONNECTIONS;
+        private int maxQueued = DEFAULT_MAX_QUEUED;
+        private int maxStreamsPerConnection = DEFAULT_MAX_STREAMS;
+        private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+        private Duration callTimeout = DEFAULT_CALL_TIMEOUT;
+        private long maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
+        private int retries = DEFAULT_RETRIES;
+
+        private Builder(String name, String baseUri) {
+            if (name == null || !NAME.matcher(name).matches()) {
+                throw new IllegalArgumentException("name: \"" + name + "\" (accepted: a letter, then letters, digits,"
+                        + " _ or -, at most 64)");
+            }
+            this.name = name;
+            this.baseUri = parseBase(name, baseUri);
+        }
+
+        private static URI parseBase(String name, String text) {
+            URI uri;
+            try {
+                uri = URI.create(text);
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException(name + ".baseUri: \"" + text + "\" is not a URI");
+            }
+            if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null || uri.getRawQuery() != null
+                    || uri.getRawFragment() != null || uri.getRawUserInfo() != null) {
+                throw new IllegalArgumentException(name + ".baseUri: \"" + text + "\" (accepted: http://host[:port]"
+                        + "[/base/path], without user info, query or fragment)");
+            }
+            String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+            if (!path.endsWith("/")) {
+                path = path + "/";
+            }
+            return URI.create("http://" + uri.getRawAuthority() + path);
+        }
+
+        public Builder protocol(Protocol protocol) {
+            this.protocol = java.util.Objects.requireNonNull(protocol, "protocol");
+            return this;
+        }
+
+        public Builder maxConnections(int maxConnections) {
+            this.maxConnections = atLeast("maxConnections", maxConnections, 1);
+            return this;
+        }
+
+        public Builder maxQueued(int maxQueued) {
+            this.maxQueued = atLeast("maxQueued", maxQueued, 0);
+            return this;
+        }
+
+        public Builder maxStreamsPerConnection(int maxStreams) {
+            this.maxStreamsPerConnection = atLeast("maxStreamsPerConnection", maxStreams, 1);
+            return this;
+        }
+
+        public Builder connectTimeout(Duration connectTimeout) {
+            this.connectTimeout = positive("connectTimeout", connectTimeout);
+            return this;
+        }
+
+        public Builder callTimeout(Duration callTimeout) {
+            this.callTimeout = positive("callTimeout", callTimeout);
+            return this;
+        }
+
+        public Builder maxResponseBytes(long maxResponseBytes) {
+            if (maxResponseBytes < 0 || maxResponseBytes > Integer.MAX_VALUE - 8) {
+                throw new IllegalArgumentException(name + ".maxResponseBytes: " + maxResponseBytes
+                        + " (accepted: 0 to " + (Integer.MAX_VALUE - 8) + ")");
+            }
+            this.maxResponseBytes = maxResponseBytes;
+            return this;
+        }
+
+        public Builder retries(int retries) {
+            if (retries < 0 || retries > 10) {
+                throw new IllegalArgumentException(name + ".retries: " + retries + " (accepted: 0 to 10)");
+            }
+            this.retries = retries;
+            return this;
+        }
+
+        public Partner build() {
+            return new Partner(this);
+        }
+
+        private int atLeast(String field, int value, int min) {
+            if (value < min) {
+                throw new IllegalArgumentException(name + "." + field + ": " + value + " < " + min);
+            }
+            return value;
+        }
+
+        private Duration positive(String field, Duration value) {
+            if (value == null || value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException(name + "." + field + ": " + value + " (accepted: > 0)");
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,17 @@
+package io.rc10k.broker;
+
+import java.util.Map;
+
+/**
+ * A snapshot of one partner as the broker sees it, for metrics.
+ *
+ * @param partner            the partner's name
+ * @param inFlight           exchanges admitted and not yet ended
+ * @param connectionsOpen    connections open now (in use or idle)
+ * @param connectionsActive  connections carrying an exchange now
+ * @param connectionsIdle    connections open and idle in the pool
+ * @param outcomes           exchanges ended, by kind, since the client started
+ */
+public record PartnerStats(String partner, int inFlight, int connectionsOpen, int connectionsActive,
+        int connectionsIdle, Map<Outcome.Kind, Long> outcomes) {
+}

@@ -1,0 +1,61 @@
+package io.rc10k.broker.internal;
+
+import io.rc10k.broker.Outcome;
+import io.rc10k.broker.Partner;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Per-partner admission and counters. Admission bounds exchanges in flight to the partner's
+ * {@link Partner#capacity()}: what a full connection pool serves plus {@code maxQueued} waiting;
+ * beyond it an exchange is REJECTED before anything is queued. Lock-free.
+ */
+public final class PartnerState {
+    private final Partner partner;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final Map<Outcome.Kind, LongAdder> outcomes = new EnumMap<>(Outcome.Kind.class);
+
+    public PartnerState(Partner partner) {
+        this.partner = partner;
+        for (Outcome.Kind kind : Outcome.Kind.values()) {
+            outcomes.put(kind, new LongAdder());
+        }
+    }
+
+    public Partner partner() {
+        return partner;
+    }
+
+    boolean tryAdmit() {
+        int capacity = partner.capacity();
+        while (true) {
+            int now = inFlight.get();
+            if (now >= capacity) {
+                return false;
+            }
+            if (inFlight.compareAndSet(now, now + 1)) {
+                return true;
+            }
+        }
+    }
+
+    void release() {
+        inFlight.decrementAndGet();
+    }
+
+    void record(Outcome.Kind kind) {
+        outcomes.get(kind).increment();
+    }
+
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    public Map<Outcome.Kind, Long> outcomes() {
+        Map<Outcome.Kind, Long> copy = new EnumMap<>(Outcome.Kind.class);
+        outcomes.forEach((kind, count) -> copy.put(kind, count.sum()));
+        return copy;
+    }
+}

@@ -1,0 +1,307 @@
+package io.rc10k.broker.internal;
+
+import io.rc10k.broker.Exchange;
+import io.rc10k.broker.ExchangeListener;
+import io.rc10k.broker.Outcome;
+import io.rc10k.broker.Partner;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.eclipse.jetty.client.Connection;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.client.Response;
+import org.eclipse.jetty.client.Result;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpVersion;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Drives one exchange over Jetty's client: admission, attempts and retries, the Table 1 events, the
+ * body bound, and exactly one completion.
+ *
+ * <p>Threading: Jetty serializes the events of one request, and an attempt starts only after the
+ * previous one ended, so events never run concurrently with each other. {@link #expire()} and
+ * {@link #cancel()} may come from any thread: they only set a flag and abort the current request,
+ * and the completion then comes through Jetty's serialized path. The only exceptions complete
+ * before any request exists (REJECTED at admission) or between attempts, on the thread that ended
+ * the previous attempt.</p>
+ */
+public final class RealExchange implements Exchange {
+    private static final Logger LOG = LoggerFactory.getLogger(RealExchange.class);
+    private static final Set<String> IDEMPOTENT = Set.of("GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE");
+
+    private final HttpClient http;
+    private final PartnerState state;
+    private final Partner partner;
+    private final String method;
+    private final URI uri;
+    private final Consumer<HttpFields.Mutable> headers;
+    private final ExchangeListener listener;
+    private final ExchangeCounter counter;
+    private final CompletableFuture<Outcome> outcome = new CompletableFuture<>();
+    private final AtomicBoolean completed = new AtomicBoolean();
+    private long startNanos;
+    private long deadlineNanos;
+    private int attempts;
+    private volatile Request current;
+    private volatile Outcome.Kind abortKind;
+
+    /** Counts exchanges in flight across partners, for metrics. */
+    public interface ExchangeCounter {
+        void begun();
+
+        void ended();
+    }
+
+    public RealExchange(HttpClient http, PartnerState state, String method, URI uri,
+            Consumer<HttpFields.Mutable> headers, ExchangeListener listener, ExchangeCounter counter) {
+        this.http = http;
+        this.state = state;
+        this.partner = state.partner();
+        this.method = method;
+        this.uri = uri;
+        this.headers = headers;
+        this.listener = listener == null ? ExchangeListener.NONE : listener;
+        this.counter = counter;
+    }
+
+    /** Starts the first attempt, or ends REJECTED at once when the partner is full. */
+    public RealExchange start() {
+        startNanos = System.nanoTime();
+        deadlineNanos = startNanos + partner.callTimeout().toNanos();
+        if (!state.tryAdmit()) {
+            finish(Outcome.failure(partner.name(), Outcome.Kind.REJECTED, 0, new RejectedExecutionException(
+                    "partner " + partner.name() + " is full: " + partner.capacity() + " exchanges in flight "
+                            + "(maxConnections and maxQueued)"), 0, 0), false);
+            return this;
+        }
+        counter.begun();
+        attempt();
+        return this;
+    }
+
+    private void attempt() {
+        Outcome.Kind aborted = abortKind;
+        long remaining = deadlineNanos - System.nanoTime();
+        if (aborted != null || remaining <= 0) {
+            Outcome.Kind kind = aborted != null ? aborted : Outcome.Kind.TIMEOUT;
+            if (kind == Outcome.Kind.TIMEOUT) {
+                notify(l -> l.onExpired(this));
+            }
+            finish(Outcome.failure(partner.name(), kind, 0, new TimeoutException("no time left for attempt "
+                    + (attempts + 1)), elapsedNanos(), attempts), true);
+            return;
+        }
+        attempts++;
+        Request request = http.newRequest(uri)
+                .method(method)
+                .tag(partner.name())
+                .version(partner.protocol() == Partner.Protocol.H2C ? HttpVersion.HTTP_2 : HttpVersion.HTTP_1_1)
+                .timeout(Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining)), TimeUnit.MILLISECONDS);
+        if (headers != null) {
+            request.headers(headers);
+        }
+        Attempt attempt = new Attempt(request);
+        request.listener(attempt);
+        current = request;
+        // An expire/cancel that came between the flag check above and now must still abort this attempt.
+        Outcome.Kind late = abortKind;
+        if (late != null) {
+            request.abort(abortCause(late));
+        }
+        request.send(attempt);
+    }
+
+    /** The fan-out deadline: ends the exchange TIMEOUT unless it already ended. */
+    public void expire() {
+        abort(Outcome.Kind.TIMEOUT);
+    }
+
+    @Override
+    public void cancel() {
+        abort(Outcome.Kind.CANCELLED);
+    }
+
+    private void abort(Outcome.Kind kind) {
+        if (completed.get() || abortKind != null) {
+            return;
+        }
+        abortKind = kind;
+        Request request = current;
+        if (request != null) {
+            request.abort(abortCause(kind));
+        }
+    }
+
+    private Throwable abortCause(Outcome.Kind kind) {
+        return kind == Outcome.Kind.TIMEOUT
+                ? new TimeoutException("fan-out deadline passed after " + TimeUnit.NANOSECONDS.toMillis(elapsedNanos())
+                        + " ms")
+                : new Failures.CancelledException("cancelled");
+    }
+
+    /** Ends the exchange once; later calls are ignored. */
+    private void finish(Outcome result, boolean admitted) {
+        if (!completed.compareAndSet(false, true)) {
+            return;
+        }
+        if (admitted) {
+            state.release();
+            counter.ended();
+        }
+        state.record(result.kind());
+        current = null;
+        notify(l -> l.onComplete(this, result));
+        outcome.complete(result);
+    }
+
+    private void notify(Consumer<ExchangeListener> event) {
+        try {
+            event.accept(listener);
+        } catch (Throwable t) {
+            LOG.warn("exchange listener failed on {} {}; ignored", method, uri, t);
+        }
+    }
+
+    private boolean mayRetry(Outcome.Kind kind) {
+        if (attempts > partner.retries() || abortKind != null || deadlineNanos - System.nanoTime() <= 0) {
+            return false;
+        }
+        return kind == Outcome.Kind.CONNECT_FAILED || (kind == Outcome.Kind.RESET && IDEMPOTENT.contains(method));
+    }
+
+    @Override
+    public Partner partner() {
+        return partner;
+    }
+
+    @Override
+    public String method() {
+        return method;
+    }
+
+    @Override
+    public URI uri() {
+        return uri;
+    }
+
+    @Override
+    public long elapsedNanos() {
+        return System.nanoTime() - startNanos;
+    }
+
+    @Override
+    public CompletionStage<Outcome> outcome() {
+        return outcome;
+    }
+
+    @Override
+    public boolean isDone() {
+        return completed.get();
+    }
+
+    @Override
+    public String toString() {
+        return "Exchange{" + partner.name() + " " + method + " " + uri + (isDone() ? " done" : "") + "}";
+    }
+
+    /** One attempt's Jetty listener: request and response events, the body bound, the verdict. */
+    private final class Attempt implements Request.Listener, Response.Listener {
+        private final Request request;
+        private volatile Connection connection;
+        private byte[] body = new byte[0];
+        private int length;
+
+        Attempt(Request request) {
+            this.request = request;
+        }
+
+        @Override
+        public void onBegin(Request request) {
+            connection = request.getConnection();
+            RealExchange.this.notify(l -> l.onConnectionEstablished(RealExchange.this));
+        }
+
+        @Override
+        public void onSuccess(Request request) {
+            RealExchange.this.notify(l -> l.onWaitingForResponse(RealExchange.this));
+        }
+
+        @Override
+        public void onHeaders(Response response) {
+            int status = response.getStatus();
+            RealExchange.this.notify(l -> l.onHeadersCompleted(RealExchange.this, status));
+            long declared = response.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
+            if (declared > partner.maxResponseBytes()) {
+                response.abort(tooLarge(declared));
+            } else if (declared > 0) {
+                body = new byte[(int) declared];
+            }
+        }
+
+        @Override
+        public void onContent(Response response, ByteBuffer content) {
+            int n = content.remaining();
+            if ((long) length + n > partner.maxResponseBytes()) {
+                response.abort(tooLarge((long) length + n));
+                return;
+            }
+            if (length + n > body.length) {
+                body = Arrays.copyOf(body, Math.max(length + n, Math.min(body.length * 2 + 256,
+                        (int) partner.maxResponseBytes())));
+            }
+            content.get(body, length, n);
+            length += n;
+        }
+
+        private Failures.TooLargeException tooLarge(long bytes) {
+            return new Failures.TooLargeException("response body of " + partner.name() + " exceeds maxResponseBytes "
+                    + partner.maxResponseBytes() + " (at least " + bytes + " bytes)");
+        }
+
+        @Override
+        public void onComplete(Result result) {
+            Connection used = connection;
+            if (result.isSucceeded()) {
+                Response response = result.getResponse();
+                byte[] whole = length == body.length ? body : Arrays.copyOf(body, length);
+                RealExchange.this.notify(l -> l.onBodyCompleted(RealExchange.this, length));
+                // With Jetty's default (non-strict) event ordering, the connection was already released
+                // to the pool or closed before this callback: open now means pooled and reusable.
+                if (used != null && !used.isClosed()) {
+                    RealExchange.this.notify(l -> l.onConnectionIdle(RealExchange.this));
+                }
+                finish(Outcome.response(partner.name(), response.getStatus(),
+                        response.getHeaders().get(HttpHeader.CONTENT_TYPE), whole, elapsedNanos(), attempts), true);
+                return;
+            }
+            Throwable failure = result.getFailure();
+            boolean connected = used != null;
+            Outcome.Kind kind = abortKind != null ? abortKind : Failures.classify(failure, connected);
+            if (kind == Outcome.Kind.CONNECT_FAILED) {
+                RealExchange.this.notify(l -> l.onConnectionFailed(RealExchange.this, failure));
+            }
+            if (mayRetry(kind)) {
+                LOG.debug("retrying {} {} after {} (attempt {})", method, uri, kind, attempts);
+                attempt();
+                return;
+            }
+            if (kind == Outcome.Kind.TIMEOUT) {
+                RealExchange.this.notify(l -> l.onExpired(RealExchange.this));
+            }
+            int status = result.getResponse() != null ? result.getResponse().getStatus() : 0;
+            finish(Outcome.failure(partner.name(), kind, status, failure, elapsedNanos(), attempts), true);
+        }
+    }
+}

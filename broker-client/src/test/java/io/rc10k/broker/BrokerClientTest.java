@@ -1,0 +1,224 @@
+package io.rc10k.broker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rc10k.stubs.PartnerStubsExtension;
+import io.rc10k.stubs.StubOptions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.eclipse.jetty.io.ArrayByteBufferPool;
+import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** BrokerClient against real partner-stubs over loopback: sharing, reuse, per-partner bounds, h2c. */
+class BrokerClientTest {
+    @RegisterExtension
+    final PartnerStubsExtension stubs = new PartnerStubsExtension(StubOptions.builder().h2c(true).build());
+
+    private BrokerClient start(BrokerClient.Builder builder) throws Exception {
+        BrokerClient broker = builder.build();
+        broker.start();
+        return broker;
+    }
+
+    private static Set<String> threadNames() {
+        return Thread.getAllStackTraces().keySet().stream().map(Thread::getName).collect(Collectors.toSet());
+    }
+
+    private static Outcome await(Exchange exchange) throws Exception {
+        return exchange.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void injectedPoolRunsSelectorsAndCallbacksAndNoOtherPoolStarts() throws Exception {
+        QueuedThreadPool pool = new QueuedThreadPool(32, 4);
+        pool.setName("shared");
+        ScheduledExecutorScheduler scheduler = new ScheduledExecutorScheduler("shared-scheduler", false);
+        pool.start();
+        scheduler.start();
+        Set<String> before = threadNames();
+        BrokerClient broker = start(BrokerClient.builder()
+                .partner(Partner.builder("stub", stubs.uri().toString()).build())
+                .executor(pool).scheduler(scheduler).byteBufferPool(new ArrayByteBufferPool()));
+        try {
+            Set<String> callbackThreads = ConcurrentHashMap.newKeySet();
+            ExchangeListener recorder = new ExchangeListener() {
+                @Override
+                public void onHeadersCompleted(Exchange exchange, int status) {
+                    callbackThreads.add(Thread.currentThread().getName());
+                }
+
+                @Override
+                public void onComplete(Exchange exchange, Outcome outcome) {
+                    callbackThreads.add(Thread.currentThread().getName());
+                }
+            };
+            List<CompletableFuture<Outcome>> all = new java.util.ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                all.add(broker.exchange("stub", "GET", "stub?delay=10", recorder).outcome().toCompletableFuture());
+            }
+            for (CompletableFuture<Outcome> f : all) {
+                assertEquals(Outcome.Kind.OK, f.get(30, TimeUnit.SECONDS).kind());
+            }
+
+            assertSame(pool, broker.executor());
+            ClientConnector connector = ((org.eclipse.jetty.client.AbstractConnectorHttpClientTransport) broker.httpClient().getTransport()).getClientConnector();
+            assertSame(pool, connector.getExecutor(), "the selectors run on the injected pool");
+            assertSame(scheduler, connector.getScheduler());
+            assertTrue(callbackThreads.stream().allMatch(n -> n.startsWith("shared")), callbackThreads.toString());
+            Set<String> started = threadNames();
+            started.removeAll(before);
+            assertTrue(started.stream().allMatch(n -> n.startsWith("shared") || n.startsWith("stub")),
+                    "threads started outside the shared pool: " + started);
+        } finally {
+            broker.stop();
+            scheduler.stop();
+            pool.stop();
+        }
+    }
+
+    @Test
+    void withoutInjectionTheClientRunsOnNamedThreadsOfItsOwnAndStopsThem() throws Exception {
+        BrokerClient broker = start(BrokerClient.builder().partner(Partner.builder("stub", stubs.uri().toString())
+                .build()));
+        assertEquals(Outcome.Kind.OK, await(broker.exchange("stub", "GET", "stub", null)).kind());
+        assertTrue(threadNames().stream().anyMatch(n -> n.startsWith("broker")));
+        broker.stop();
+        assertTrue(((QueuedThreadPool) broker.executor()).isStopped());
+    }
+
+    @Test
+    void sequentialExchangesReuseOneConnection() throws Exception {
+        BrokerClient broker = start(BrokerClient.builder().partner(Partner.builder("stub", stubs.uri().toString())
+                .build()));
+        try {
+            stubs.resetStats();
+            for (int i = 0; i < 1_000; i++) {
+                assertEquals(Outcome.Kind.OK, await(broker.exchange("stub", "GET", "stub?id=" + i, null)).kind());
+            }
+            assertEquals(1, stubs.stats().connectionsPeak(), stubs.stats().toString());
+            PartnerStats stats = broker.stats("stub");
+            assertEquals(1, stats.connectionsOpen());
+            assertEquals(1, stats.connectionsIdle());
+            assertEquals(1_000L, stats.outcomes().get(Outcome.Kind.OK));
+        } finally {
+            broker.stop();
+        }
+    }
+
+    @Test
+    void tenThousandConcurrentExchangesNeverOpenMoreThanMaxConnections() throws Exception {
+        BrokerClient broker = start(BrokerClient.builder().partner(Partner.builder("stub", stubs.uri().toString())
+                .maxConnections(100).maxQueued(10_000).callTimeout(Duration.ofSeconds(60)).build()));
+        try {
+            stubs.resetStats();
+            List<CompletableFuture<Outcome>> all = new java.util.ArrayList<>();
+            for (int i = 0; i < 10_000; i++) {
+                all.add(broker.exchange("stub", "GET", "stub?delay=20", null).outcome().toCompletableFuture());
+            }
+            CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0])).get(120, TimeUnit.SECONDS);
+            assertEquals(10_000, all.stream().filter(f -> f.join().kind() == Outcome.Kind.OK).count());
+            assertTrue(stubs.stats().connectionsPeak() <= 100, stubs.stats().toString());
+            assertEquals(0, broker.exchangesInFlight());
+        } finally {
+            broker.stop();
+        }
+    }
+
+    @Test
+    void beyondMaxQueuedExchangesAreRejectedAtOnce() throws Exception {
+        BrokerClient broker = start(BrokerClient.builder().partner(Partner.builder("stub", stubs.uri().toString())
+                .maxConnections(5).maxQueued(10).build()));
+        try {
+            List<Exchange> all = new java.util.ArrayList<>();
+            for (int i = 0; i < 25; i++) {
+                all.add(broker.exchange("stub", "GET", "stub?delay=500", null));
+            }
+            // The last ten ended before this line: admission refuses them synchronously.
+            List<Exchange> rejected = all.subList(15, 25);
+            assertTrue(rejected.stream().allMatch(Exchange::isDone));
+            for (Exchange e : rejected) {
+                assertEquals(Outcome.Kind.REJECTED, await(e).kind());
+            }
+            for (Exchange e : all.subList(0, 15)) {
+                assertEquals(Outcome.Kind.OK, await(e).kind());
+            }
+            assertEquals(10L, broker.stats("stub").outcomes().get(Outcome.Kind.REJECTED));
+        } finally {
+            broker.stop();
+        }
+    }
+
+    @Test
+    void h2cCarriesFiveThousandConcurrentExchangesOnAtMost64Connections() throws Exception {
+        BrokerClient broker = start(BrokerClient.builder().partner(Partner.builder("stub", stubs.uri().toString())
+                .protocol(Partner.Protocol.H2C).maxConnections(64).maxQueued(5_000)
+                .callTimeout(Duration.ofSeconds(60)).build()));
+        try {
+            stubs.resetStats();
+            List<CompletableFuture<Outcome>> all = new java.util.ArrayList<>();
+            for (int i = 0; i < 5_000; i++) {
+                all.add(broker.exchange("stub", "GET", "stub?delay=1000", null).outcome().toCompletableFuture());
+            }
+            CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0])).get(120, TimeUnit.SECONDS);
+            assertEquals(5_000, all.stream().filter(f -> f.join().kind() == Outcome.Kind.OK).count());
+            assertTrue(stubs.stats().connectionsPeak() <= 64, stubs.stats().toString());
+            assertTrue(broker.stats("stub").connectionsOpen() <= 64);
+        } finally {
+            broker.stop();
+        }
+    }
+
+    @Test
+    void partnersOnOneHostAndPortKeepTheirOwnPools() throws Exception {
+        BrokerClient broker = start(BrokerClient.builder()
+                .partner(Partner.builder("a", stubs.uri().toString()).build())
+                .partner(Partner.builder("b", stubs.uri().toString()).maxConnections(1).maxQueued(0).build()));
+        try {
+            Exchange a1 = broker.exchange("a", "GET", "stub?delay=300", null);
+            Exchange b1 = broker.exchange("b", "GET", "stub?delay=300", null);
+            Exchange b2 = broker.exchange("b", "GET", "stub?delay=300", null);
+            assertEquals(Outcome.Kind.REJECTED, await(b2).kind(), "b is full with one exchange");
+            assertEquals(Outcome.Kind.OK, await(a1).kind());
+            assertEquals(Outcome.Kind.OK, await(b1).kind());
+            assertEquals(1, broker.stats("b").connectionsOpen());
+        } finally {
+            broker.stop();
+        }
+    }
+
+    @Test
+    void callsCannotLeaveThePartnersBaseUri() {
+        Partner partner = Partner.builder("p", "http://127.0.0.1:9/api").build();
+        assertEquals("http://127.0.0.1:9/api/x?q=1", BrokerClient.resolve(partner, "x?q=1").toString());
+        assertEquals("http://127.0.0.1:9/api/x", BrokerClient.resolve(partner, "/x").toString());
+        for (String hostile : List.of("http://evil.example/x", "//evil.example/x", "../x", "a/../../x",
+                "x y", "https:x")) {
+            assertThrows(IllegalArgumentException.class, () -> BrokerClient.resolve(partner, hostile), hostile);
+        }
+    }
+
+    @Test
+    void unknownPartnerIsNamedWithTheKnownOnes() throws Exception {
+        BrokerClient broker = start(BrokerClient.builder().partner(Partner.builder("weather", stubs.uri().toString())
+                .build()));
+        try {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> broker.exchange("hotel", "GET", "x", null));
+            assertEquals("unknown partner \"hotel\" (known: weather)", e.getMessage());
+        } finally {
+            broker.stop();
+        }
+    }
+}
