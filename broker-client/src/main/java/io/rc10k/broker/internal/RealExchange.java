@@ -23,6 +23,7 @@ import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.util.thread.SerializedInvoker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,12 +31,14 @@ import org.slf4j.LoggerFactory;
  * Drives one exchange over Jetty's client: admission, attempts and retries, the Table 1 events, the
  * body bound, and exactly one completion.
  *
- * <p>Threading: Jetty serializes the events of one request, and an attempt starts only after the
- * previous one ended, so events never run concurrently with each other. {@link #expire()} and
- * {@link #cancel()} may come from any thread: they only set a flag and abort the current request,
- * and the completion then comes through Jetty's serialized path. The only exceptions complete
- * before any request exists (REJECTED at admission) or between attempts, on the thread that ended
- * the previous attempt.</p>
+ * <p>Threading: Jetty reports request events (sent) and response events (headers, body) on
+ * different paths, possibly on two threads at once. Every listener call therefore goes through a
+ * {@link SerializedInvoker}: calls never overlap, each runs on the thread that offered it or on the
+ * thread already delivering (never blocking either), and nothing is delivered after
+ * {@code onComplete}. "Waiting for response" is decided inside the serialized task, so it precedes
+ * "headers completed" even when the response overtakes the request's own success callback.
+ * {@link #expire()} and {@link #cancel()} may come from any thread: they set a flag and abort the
+ * current request; completion then comes through Jetty's callback.</p>
  */
 public final class RealExchange implements Exchange {
     private static final Logger LOG = LoggerFactory.getLogger(RealExchange.class);
@@ -51,6 +54,9 @@ public final class RealExchange implements Exchange {
     private final ExchangeCounter counter;
     private final CompletableFuture<Outcome> outcome = new CompletableFuture<>();
     private final AtomicBoolean completed = new AtomicBoolean();
+    private final SerializedInvoker events = new SerializedInvoker(RealExchange.class);
+    /** Touched only inside {@link #events} tasks. */
+    private boolean delivered;
     private long startNanos;
     private long deadlineNanos;
     private int attempts;
@@ -162,11 +168,22 @@ public final class RealExchange implements Exchange {
         }
         state.record(result.kind());
         current = null;
-        notify(l -> l.onComplete(this, result));
-        outcome.complete(result);
+        events.run(() -> {
+            call(l -> l.onComplete(this, result));
+            delivered = true;
+            outcome.complete(result);
+        });
     }
 
     private void notify(Consumer<ExchangeListener> event) {
+        events.run(() -> call(event));
+    }
+
+    /** Runs inside {@link #events}: one listener call, never after onComplete, never throwing. */
+    private void call(Consumer<ExchangeListener> event) {
+        if (delivered) {
+            return;
+        }
         try {
             event.accept(listener);
         } catch (Throwable t) {
@@ -220,6 +237,8 @@ public final class RealExchange implements Exchange {
     private final class Attempt implements Request.Listener, Response.Listener {
         private final Request request;
         private volatile Connection connection;
+        /** Touched only inside {@link #events} tasks. */
+        private boolean waitingReported;
         private byte[] body = new byte[0];
         private int length;
 
@@ -235,13 +254,24 @@ public final class RealExchange implements Exchange {
 
         @Override
         public void onSuccess(Request request) {
-            RealExchange.this.notify(l -> l.onWaitingForResponse(RealExchange.this));
+            events.run(this::reportWaiting);
+        }
+
+        /** Inside {@link #events}: once per attempt, from the request's success or the first response event. */
+        private void reportWaiting() {
+            if (!waitingReported) {
+                waitingReported = true;
+                call(l -> l.onWaitingForResponse(RealExchange.this));
+            }
         }
 
         @Override
         public void onHeaders(Response response) {
             int status = response.getStatus();
-            RealExchange.this.notify(l -> l.onHeadersCompleted(RealExchange.this, status));
+            events.run(() -> {
+                reportWaiting();
+                call(l -> l.onHeadersCompleted(RealExchange.this, status));
+            });
             long declared = response.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
             if (declared > partner.maxResponseBytes()) {
                 response.abort(tooLarge(declared));

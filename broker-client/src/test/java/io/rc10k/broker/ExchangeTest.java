@@ -1,0 +1,192 @@
+package io.rc10k.broker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rc10k.stubs.PartnerStubs;
+import io.rc10k.stubs.PartnerStubsExtension;
+import io.rc10k.stubs.StubOptions;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Each partner-stubs fault, over each protocol, ends in its Outcome with its events in order. */
+class ExchangeTest {
+    @RegisterExtension
+    static final PartnerStubsExtension stubs = new PartnerStubsExtension(
+            StubOptions.builder().h2c(true).maxStallMillis(5_000).build());
+
+    private BrokerClient broker;
+    private final RecordingListener recorder = new RecordingListener();
+    private int closedPort;
+
+    @BeforeEach
+    void startBroker() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            closedPort = s.getLocalPort();
+        }
+        broker = BrokerClient.builder()
+                .partner(partner("h1", Partner.Protocol.HTTP_1_1).build())
+                .partner(partner("h2c", Partner.Protocol.H2C).build())
+                .partner(Partner.builder("nobody", "http://127.0.0.1:" + closedPort).retries(2).build())
+                .partner(partner("small", Partner.Protocol.HTTP_1_1).maxResponseBytes(1024).build())
+                .partner(partner("h2c-small", Partner.Protocol.H2C).maxResponseBytes(1024).build())
+                .partner(partner("noretry", Partner.Protocol.HTTP_1_1).retries(0).build())
+                .build();
+        broker.start();
+    }
+
+    private static Partner.Builder partner(String name, Partner.Protocol protocol) {
+        return Partner.builder(name, stubs.uri().toString()).protocol(protocol).callTimeout(Duration.ofMillis(1_500));
+    }
+
+    @AfterEach
+    void stopBroker() throws Exception {
+        broker.stop();
+    }
+
+    private Outcome call(String partner, String method, String path) throws Exception {
+        Exchange exchange = broker.exchange(partner, method, path, recorder);
+        Outcome outcome = exchange.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        assertNull(recorder.violation(exchange));
+        return outcome;
+    }
+
+    @ParameterizedTest(name = "{0} over {1}")
+    @CsvSource({
+        "stub,                                      h1,  OK",
+        "stub?status=503,                           h1,  HTTP_ERROR",
+        "stub?fault=reset,                          h1,  RESET",
+        "stub?fault=close-mid-body&bytes=100000,    h1,  RESET",
+        "stub?fault=stall-after-headers,            h1,  TIMEOUT",
+        "stub?fault=stall,                          h1,  TIMEOUT",
+        "stub?fault=malformed-json,                 h1,  OK",
+        "stub?fault=drip&bytes=64,                  h1,  OK",
+        "stub?delay=5000,                           h1,  TIMEOUT",
+        "stub,                                      h2c, OK",
+        "stub?status=503,                           h2c, HTTP_ERROR",
+        "stub?fault=reset,                          h2c, RESET",
+        "stub?fault=close-mid-body&bytes=100000,    h2c, RESET",
+        "stub?fault=stall-after-headers,            h2c, TIMEOUT",
+        "stub?fault=stall,                          h2c, TIMEOUT",
+        "stub?fault=malformed-json,                 h2c, OK",
+        "stub?fault=drip&bytes=64,                  h2c, OK",
+        "stub?delay=5000,                           h2c, TIMEOUT",
+    })
+    void eachStubFaultEndsInItsOutcome(String path, String partner, Outcome.Kind expected) throws Exception {
+        Outcome outcome = call(partner, "GET", path);
+        assertEquals(expected, outcome.kind(), outcome.toString());
+    }
+
+    @Test
+    void okOutcomeCarriesStatusTypeAndWholeBody() throws Exception {
+        Outcome outcome = call("h1", "GET", "stub?bytes=5000&status=201");
+        assertEquals(Outcome.Kind.OK, outcome.kind());
+        assertEquals(201, outcome.status());
+        assertEquals("application/json", outcome.contentType());
+        assertEquals(5_000, outcome.body().length);
+        assertTrue(outcome.bodyAsString().startsWith("{\"stub\":\"ok\""));
+    }
+
+    @Test
+    void completeExchangeReportsEveryEventInOrder() throws Exception {
+        Exchange exchange = broker.exchange("h1", "GET", "stub", recorder);
+        exchange.outcome().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        assertEquals("EWHBIC", recorder.sequence(exchange));
+    }
+
+    @Test
+    void timeoutReportsExpiredBeforeComplete() throws Exception {
+        Exchange exchange = broker.exchange("h1", "GET", "stub?delay=5000", recorder);
+        exchange.outcome().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        assertEquals("EWXC", recorder.sequence(exchange));
+    }
+
+    @Test
+    void bodyOverMaxResponseBytesIsRefusedOnItsContentLength() throws Exception {
+        Exchange small = broker.exchange("small", "GET", "stub?bytes=2048", recorder);
+        Outcome outcome = small.outcome().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        assertEquals(Outcome.Kind.TOO_LARGE, outcome.kind(), outcome.toString());
+        assertEquals(200, outcome.status(), "headers arrived; the body was refused");
+        assertEquals("EWHC", recorder.sequence(small));
+        // 64 MiB over h2c against the default 1 MiB bound: refused before a byte of body.
+        assertEquals(Outcome.Kind.TOO_LARGE, call("h2c", "GET", "stub?bytes=67108864").kind());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Partner.Protocol.class)
+    void chunkedBodyGrowingPastTheBoundIsCutOffWhileTheRestIsStillComing(Partner.Protocol protocol)
+            throws Exception {
+        // Stubs of its own, so that their in-flight count is this exchange alone.
+        try (PartnerStubs own = PartnerStubs.start(StubOptions.builder().h2c(true).build())) {
+            BrokerClient client = BrokerClient.builder().partner(Partner.builder("p", own.uri().toString())
+                    .protocol(protocol).maxResponseBytes(1024).build()).build();
+            client.start();
+            try {
+                // 16 writes of 256 B, 100 ms apart: the 1 KiB bound is passed on the 5th, ~1 s before the end.
+                Exchange exchange = client.exchange("p", "GET",
+                        "stub?bytes=4096&chunked=true&fault=drip&dripBytes=256&dripMillis=100", recorder);
+                long[] stubInFlightAtEnd = new long[1];
+                Outcome outcome = exchange.outcome().thenApply(o -> {
+                    stubInFlightAtEnd[0] = own.stats().inFlight();
+                    return o;
+                }).toCompletableFuture().get(10, TimeUnit.SECONDS);
+                assertEquals(Outcome.Kind.TOO_LARGE, outcome.kind(), outcome.toString());
+                assertEquals(1, stubInFlightAtEnd[0], "the partner was still sending when the exchange ended");
+                assertTrue(!recorder.sequence(exchange).contains("B"), recorder.sequence(exchange));
+            } finally {
+                client.stop();
+            }
+        }
+    }
+
+    @Test
+    void connectFailureIsRetriedThenEndsConnectFailed() throws Exception {
+        Exchange exchange = broker.exchange("nobody", "GET", "x", recorder);
+        Outcome outcome = exchange.outcome().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        assertEquals(Outcome.Kind.CONNECT_FAILED, outcome.kind(), outcome.toString());
+        assertEquals(3, outcome.attempts(), "one attempt plus two retries");
+        assertEquals("FFFC", recorder.sequence(exchange));
+    }
+
+    @Test
+    void resetIsRetriedForGetButNotForPost() throws Exception {
+        Outcome get = call("h1", "GET", "stub?fault=reset");
+        assertEquals(2, get.attempts(), "GET is idempotent: retried once (the default)");
+        Outcome post = call("h1", "POST", "stub?fault=reset");
+        assertEquals(Outcome.Kind.RESET, post.kind());
+        assertEquals(1, post.attempts(), "POST may have reached the partner: never re-sent");
+        assertEquals(1, call("noretry", "GET", "stub?fault=reset").attempts());
+    }
+
+    @Test
+    void cancelEndsTheExchangeCancelledAndClosesItsConnection() throws Exception {
+        Exchange exchange = broker.exchange("h1", "GET", "stub?delay=5000", recorder);
+        awaitInFlight(1);
+        exchange.cancel();
+        Outcome outcome = exchange.outcome().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        assertEquals(Outcome.Kind.CANCELLED, outcome.kind());
+        awaitCondition(() -> broker.stats("h1").connectionsActive() == 0, "connection still active after cancel");
+    }
+
+    private void awaitInFlight(int n) throws InterruptedException {
+        awaitCondition(() -> stubs.stats().inFlight() >= n, "stub never saw the request");
+    }
+
+    static void awaitCondition(java.util.function.BooleanSupplier condition, String message)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() < deadline, message);
+            Thread.sleep(10);
+        }
+    }
+}
