@@ -3,6 +3,7 @@ package io.rc10k.stubs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -107,6 +108,54 @@ class StubServerTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"/stub?bytes=3000&chunked=true", "/stub?chunked=true", "/weather?city=Rome&chunked=true"})
+    void chunkedSendsTheBodyWithoutContentLength(String pathAndQuery) throws Exception {
+        ContentResponse response = get(pathAndQuery);
+        assertEquals(200, response.getStatus());
+        assertNull(response.getHeaders().get(HttpHeader.CONTENT_LENGTH), response.getHeaders().toString());
+        assertEquals("chunked", response.getHeaders().get(HttpHeader.TRANSFER_ENCODING));
+        assertTrue(json(response).isObject());
+    }
+
+    @Test
+    void aDripIsBoundedByTheBodyItReallySends() throws Exception {
+        // 256 control characters are escaped to 6 bytes each: a ~1.6 KB body, 1 byte a second, is ~26 minutes.
+        String longId = "%01".repeat(256);
+        ContentResponse response = get("/stub?fault=drip&dripBytes=1&dripMillis=1000&id=" + longId);
+        assertEquals(400, response.getStatus());
+        assertEquals("dripMillis", json(response).get("parameter").asText());
+        ContentResponse tooMany = get("/stub?fault=drip&bytes=67108864&dripBytes=1&dripMillis=0");
+        assertEquals(400, tooMany.getStatus());
+        assertEquals("dripBytes", json(tooMany).get("parameter").asText());
+    }
+
+    @Test
+    void aClientThatGivesUpOverHttp2EndsTheRequestAtOnce() throws Exception {
+        org.eclipse.jetty.client.HttpClient h2 = new org.eclipse.jetty.client.HttpClient(
+                new org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2(
+                        new org.eclipse.jetty.http2.client.HTTP2Client()));
+        h2.start();
+        try (PartnerStubs own = PartnerStubs.start(StubOptions.builder().h2c(true).build())) {
+            assertThrows(java.util.concurrent.TimeoutException.class, () -> h2.newRequest(
+                    own.uri().resolve("/stub?delay=30000")).timeout(300, TimeUnit.MILLISECONDS).send());
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (own.stats().inFlight() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(0, own.stats().inFlight(), "the reset stream still counts as in flight");
+        } finally {
+            h2.stop();
+        }
+    }
+
+    @Test
+    void resetContentHasNoBody() throws Exception {
+        ContentResponse response = get("/stub?status=205");
+        assertEquals(205, response.getStatus());
+        assertEquals(0, response.getContent().length);
+    }
+
+    @ParameterizedTest
     @ValueSource(ints = {200, 201, 404, 429, 500, 502, 503, 599})
     void statusIsAnsweredWithAJsonBody(int status) throws Exception {
         ContentResponse response = get("/stub?status=" + status);
@@ -160,6 +209,7 @@ class StubServerTest {
         "/stub?fault=drip&dripMillis=20000|dripMillis",
         "/stub?fault=drip&bytes=1000000&dripBytes=1&dripMillis=10|dripMillis",
         "/stub?colour=red|colour",
+        "/stub?chunked=yes|chunked",
         "/stub?delay=1&delay=2|delay",
         "/weather|city",
         "/weather?city=|city",

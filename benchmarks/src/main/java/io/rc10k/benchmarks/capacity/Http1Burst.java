@@ -48,15 +48,24 @@ final class Http1Burst {
         long first = System.nanoTime();
         try (Selector selector = Selector.open()) {
             for (int i = 0; i < connections; i++) {
-                SocketChannel channel = SocketChannel.open();
-                channel.configureBlocking(false);
-                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                if (channel.connect(address)) {
-                    send(channel, selector);
-                } else {
-                    channel.register(selector, SelectionKey.OP_CONNECT);
+                SocketChannel channel = null;
+                try {
+                    channel = SocketChannel.open();
+                    channel.configureBlocking(false);
+                    channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                    if (channel.connect(address)) {
+                        send(channel, selector);
+                    } else {
+                        channel.register(selector, SelectionKey.OP_CONNECT);
+                    }
+                    open++;
+                } catch (IOException e) {
+                    // One connection that cannot open (file limit, refused) fails alone; the burst goes on.
+                    fail(e.toString());
+                    if (channel != null) {
+                        channel.close();
+                    }
                 }
-                open++;
                 // Serve what is ready between connects, so early answers are not held back.
                 if (i % 256 == 0) {
                     open -= poll(selector, 0);
@@ -69,8 +78,8 @@ final class Http1Burst {
                 // Keys of channels closed above stay in the set, cancelled, until the next select.
                 if (key.isValid()) {
                     fail("no answer within " + timeoutMillis + " ms");
-                    key.channel().close();
                 }
+                key.channel().close();
             }
         }
         return new Outcome(ok, failed, firstFailure, first, lastSent, lastAnswered);

@@ -44,7 +44,10 @@ public final class StubCapacity {
             int maxLiveThreads, Path stubJar, List<String> stubArgs) {
     }
 
-    /** What one run saw. {@code stubPeakThreads} is the stub JVM's own peak since it started. */
+    /**
+     * What one round saw. {@code stubPeakThreads} is the stub JVM's own peak thread count: since it
+     * started for round 1, since the reset between rounds for later ones.
+     */
     public record Report(Settings settings, int ok, int failed, String firstFailure, long lastSentMillis,
             long firstToLastMillis,
             long stubPeakThreads, long stubMaxLiveThreadsSampled, long stubConnectionsPeak, long stubInFlightPeak,

@@ -19,20 +19,22 @@ import org.eclipse.jetty.util.Fields;
  * @param dripMillis pause between writes when {@code fault=drip}
  * @param id         an opaque tag echoed in the body, or null
  * @param city       the city of a named partner, or null on {@code /stub}
+ * @param chunked    send no {@code Content-Length} (HTTP/1.1: chunked transfer coding)
  */
 public record Behaviour(Delay delay, Long seed, long bytes, int status, Fault fault, int dripBytes,
-        long dripMillis, String id, String city) {
+        long dripMillis, String id, String city, boolean chunked) {
 
     public static final int DEFAULT_DRIP_BYTES = 8;
     public static final long DEFAULT_DRIP_MILLIS = 10;
     static final int MAX_DRIP_BYTES = 65_536;
     static final long MAX_DRIP_MILLIS = 10_000;
     static final int MAX_ID_LENGTH = 256;
+    static final long MAX_DRIP_WRITES = 1_000_000;
     static final int MAX_CITY_LENGTH = 100;
     private static final Pattern CITY = Pattern.compile("[\\p{L}][\\p{L} .'\\-]*");
 
     private static final List<String> COMMON = List.of("delay", "dist", "sigma", "seed", "status", "fault",
-            "dripBytes", "dripMillis", "id");
+            "dripBytes", "dripMillis", "id", "chunked");
 
     /** Parses the query of a {@code /stub} request ({@code city == false}) or of a named partner. */
     public static Behaviour parse(Fields query, boolean namedPartner) throws BadParameterException {
@@ -40,7 +42,8 @@ public record Behaviour(Delay delay, Long seed, long bytes, int status, Fault fa
         accepted.add(namedPartner ? "city" : "bytes");
         for (String name : query.getNames()) {
             if (!accepted.contains(name)) {
-                throw new BadParameterException(name, single(query, name, true), "only the parameters "
+                throw new BadParameterException(abbreviate(name), abbreviate(single(query, name, true)),
+                        "only the parameters "
                         + String.join(", ", accepted));
             }
         }
@@ -97,21 +100,31 @@ public record Behaviour(Delay delay, Long seed, long bytes, int status, Fault fa
             }
         }
 
-        Behaviour b = new Behaviour(new Delay(dist, mean, sigma), seed, bytes, status, fault, dripBytes,
-                dripMillis, id, city);
-        if (fault == Fault.DRIP) {
-            b.checkDripDuration();
+        String chunkedValue = single(query, "chunked", false);
+        if (chunkedValue != null && !chunkedValue.equals("true") && !chunkedValue.equals("false")) {
+            throw new BadParameterException("chunked", abbreviate(chunkedValue), "true or false");
         }
-        return b;
+        return new Behaviour(new Delay(dist, mean, sigma), seed, bytes, status, fault, dripBytes,
+                dripMillis, id, city, "true".equals(chunkedValue));
     }
 
-    /** Bounds the time a drip takes, so a request cannot hold a connection longer than the longest delay. */
-    private void checkDripDuration() throws BadParameterException {
-        long size = bytes > 0 ? bytes : 512;
-        long writes = (size + dripBytes - 1) / dripBytes;
+    /**
+     * Bounds a drip by the body it will really send: at most {@link #MAX_DRIP_WRITES} writes, done
+     * within the longest delay, so no request holds a connection or the pool longer than that.
+     */
+    public void checkDrip(long bodySize) throws BadParameterException {
+        if (fault != Fault.DRIP) {
+            return;
+        }
+        long writes = (bodySize + dripBytes - 1) / dripBytes;
+        if (writes > MAX_DRIP_WRITES) {
+            throw new BadParameterException("dripBytes", Integer.toString(dripBytes), "at least "
+                    + ((bodySize + MAX_DRIP_WRITES - 1) / MAX_DRIP_WRITES) + " for a " + bodySize
+                    + "-byte body (at most " + MAX_DRIP_WRITES + " writes)");
+        }
         if (writes * dripMillis > StubOptions.MAX_DELAY_MILLIS) {
-            throw new BadParameterException("dripMillis", Long.toString(dripMillis), "a pause that finishes the "
-                    + size + "-byte body within " + StubOptions.MAX_DELAY_MILLIS + " ms in writes of " + dripBytes
+            throw new BadParameterException("dripMillis", Long.toString(dripMillis), "a pause that sends the "
+                    + bodySize + "-byte body within " + StubOptions.MAX_DELAY_MILLIS + " ms in writes of " + dripBytes
                     + " bytes (raise dripBytes or lower dripMillis)");
         }
     }
@@ -122,7 +135,7 @@ public record Behaviour(Delay delay, Long seed, long bytes, int status, Fault fa
             return null;
         }
         if (values.size() > 1 && !any) {
-            throw new BadParameterException(name, String.join(",", values), "the parameter once, not "
+            throw new BadParameterException(name, abbreviate(String.join(",", values)), "the parameter once, not "
                     + values.size() + " times");
         }
         return values.get(0);

@@ -32,7 +32,7 @@ public record Delay(Distribution distribution, long meanMillis, double sigma) {
                     return d;
                 }
             }
-            throw new BadParameterException("dist", value, "one of fixed, uniform, exponential, lognormal");
+            throw new BadParameterException("dist", Behaviour.abbreviate(value), "one of fixed, uniform, exponential, lognormal");
         }
     }
 

@@ -34,7 +34,7 @@ public enum Fault {
                 return f;
             }
         }
-        throw new BadParameterException("fault", value, "one of " + tokens());
+        throw new BadParameterException("fault", Behaviour.abbreviate(value), "one of " + tokens());
     }
 
     static String tokens() {

@@ -77,6 +77,12 @@ public final class StubHandler extends Handler.Abstract.NonBlocking {
         Body body = named
                 ? Body.of(NamedPartners.body(path, behaviour.city()))
                 : stubBody(request, behaviour, delay);
+        try {
+            behaviour.checkDrip(body.size());
+        } catch (BadParameterException e) {
+            writeJson(response, callback, 400, e.toJson());
+            return;
+        }
         new Answer(request, response, callback, behaviour, body, maxStallMillis).start(delay);
     }
 

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * The quick variant of the capacity experiment, so its command never rots: the same code on a few
  * hundred requests. Bounds counts (threads, connections, answers), never times.
  */
-class StubCapacityTest {
+class StubCapacityIT {
     private static final Path JAR = Path.of(System.getProperty("rc10k.stubs.jar",
             "../partner-stubs/target/partner-stubs.jar"));
 
