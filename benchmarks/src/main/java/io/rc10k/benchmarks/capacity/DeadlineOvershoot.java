@@ -1,0 +1,60 @@
+package io.rc10k.benchmarks.capacity;
+
+import io.rc10k.broker.BrokerClient;
+import io.rc10k.broker.FanOutResult;
+import io.rc10k.broker.Outcome;
+import io.rc10k.broker.Partner;
+import io.rc10k.stubs.PartnerStubs;
+import io.rc10k.stubs.StubOptions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * How soon after its deadline a fan-out completes: the broker-client issue's case — calls of 100 ms,
+ * 200 ms and 5 s under a 1 s deadline — repeated, over HTTP/1.1 and h2c, against in-process stubs.
+ *
+ * <pre>
+ * java -cp benchmarks/target/benchmarks.jar io.rc10k.benchmarks.capacity.DeadlineOvershoot [repeats]
+ * </pre>
+ */
+public final class DeadlineOvershoot {
+    private DeadlineOvershoot() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int repeats = args.length > 0 ? Integer.parseInt(args[0]) : 20;
+        try (PartnerStubs stubs = PartnerStubs.start(StubOptions.builder().h2c(true).build())) {
+            BrokerClient broker = BrokerClient.builder()
+                    .partner(Partner.builder("h1", stubs.uri().toString()).build())
+                    .partner(Partner.builder("h2c", stubs.uri().toString()).protocol(Partner.Protocol.H2C).build())
+                    .build();
+            broker.start();
+            try {
+                for (String partner : List.of("h1", "h2c")) {
+                    List<Long> micros = new ArrayList<>();
+                    for (int i = 0; i < repeats; i++) {
+                        FanOutResult result = broker.fanOut(Duration.ofSeconds(1))
+                                .call(partner, "stub?delay=100")
+                                .call(partner, "stub?delay=200")
+                                .call(partner, "stub?delay=5000")
+                                .start().toCompletableFuture().get(10, TimeUnit.SECONDS);
+                        if (result.count(Outcome.Kind.OK) != 2 || result.count(Outcome.Kind.TIMEOUT) != 1) {
+                            throw new IllegalStateException("unexpected outcomes: " + result.outcomes());
+                        }
+                        micros.add(result.elapsedNanos() / 1_000);
+                    }
+                    Collections.sort(micros);
+                    System.out.printf("%s: %d fan-outs (100 ms, 200 ms, 5 s; deadline 1 s), each 2 OK + 1 TIMEOUT: "
+                                    + "elapsed min %.1f ms, median %.1f ms, max %.1f ms%n", partner, repeats,
+                            micros.get(0) / 1000.0, micros.get(repeats / 2) / 1000.0,
+                            micros.get(repeats - 1) / 1000.0);
+                }
+            } finally {
+                broker.stop();
+            }
+        }
+    }
+}
