@@ -4,11 +4,14 @@ import io.rc10k.broker.internal.PartnerPools;
 import io.rc10k.broker.internal.PartnerState;
 import io.rc10k.broker.internal.RealExchange;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.client.AbstractConnectionPool;
@@ -61,17 +64,25 @@ public final class BrokerClient extends ContainerLifeCycle {
     private final ByteBufferPool injectedBuffers;
     private final int selectors;
     private final AtomicLong inFlight = new AtomicLong();
+    private final Set<RealExchange> live = ConcurrentHashMap.newKeySet();
     private final RealExchange.ExchangeCounter counter = new RealExchange.ExchangeCounter() {
         @Override
-        public void begun() {
+        public void begun(RealExchange exchange) {
             inFlight.incrementAndGet();
+            live.add(exchange);
         }
 
         @Override
-        public void ended() {
+        public void ended(RealExchange exchange) {
+            live.remove(exchange);
             inFlight.decrementAndGet();
         }
     };
+    /** Headers a caller may not set: they would redirect or re-frame the request. */
+    private static final Set<String> REFUSED_HEADERS = Set.of("host", "content-length", "transfer-encoding",
+            "connection", "upgrade", "te", "trailer", "keep-alive", "expect", "proxy-authorization",
+            "proxy-authenticate", "proxy-connection");
+    private static final java.util.regex.Pattern TOKEN = java.util.regex.Pattern.compile("[A-Za-z]{1,20}");
     private HttpClient http;
     private Scheduler scheduler;
 
@@ -138,8 +149,13 @@ public final class BrokerClient extends ContainerLifeCycle {
                 .orElse(Partner.DEFAULT_CONNECT_TIMEOUT);
     }
 
+    /**
+     * Ends every exchange in flight as CANCELLED before the HTTP client stops, so each caller gets its
+     * one outcome (and no retry starts on a stopping client); then stops what the client owns.
+     */
     @Override
     protected void doStop() throws Exception {
+        List.copyOf(live).forEach(RealExchange::cancel);
         super.doStop();
         if (http != null) {
             removeBean(http);
@@ -156,10 +172,16 @@ public final class BrokerClient extends ContainerLifeCycle {
         return newExchange(partner, method, pathAndQuery, null, listener).start();
     }
 
+    /** Starts one exchange now, with extra request headers (the caller decides what to forward). */
+    public Exchange exchange(String partner, String method, String pathAndQuery, HttpFields headers,
+            ExchangeListener listener) {
+        return newExchange(partner, method, pathAndQuery, headers, listener).start();
+    }
+
     /** A fan-out to add calls to; nothing starts until {@link FanOut#start()}. */
     public FanOut fanOut(Duration deadline) {
         requireStarted();
-        return new FanOut(this, scheduler, deadline);
+        return new FanOut(this, scheduler, http.getExecutor(), deadline);
     }
 
     RealExchange newExchange(String partnerName, String method, String pathAndQuery, HttpFields headers,
@@ -170,9 +192,20 @@ public final class BrokerClient extends ContainerLifeCycle {
             throw new IllegalArgumentException("unknown partner \"" + partnerName + "\" (known: "
                     + String.join(", ", states.keySet()) + ")");
         }
+        if (method == null || !TOKEN.matcher(method).matches()) {
+            throw new IllegalArgumentException("method: \"" + method + "\" (accepted: GET, HEAD, POST, …)");
+        }
+        if (headers != null) {
+            for (org.eclipse.jetty.http.HttpField field : headers) {
+                if (REFUSED_HEADERS.contains(field.getLowerCaseName()) || field.getLowerCaseName().startsWith("proxy-")) {
+                    throw new IllegalArgumentException("header \"" + field.getName() + "\" may not be set by a "
+                            + "caller: it is hop-by-hop or set by the client");
+                }
+            }
+        }
         URI uri = resolve(state.partner(), pathAndQuery);
-        return new RealExchange(http, state, method, uri, headers == null ? null : fields -> fields.add(headers),
-                listener, counter);
+        return new RealExchange(http, state, method.toUpperCase(java.util.Locale.ROOT), uri,
+                headers == null ? null : fields -> fields.add(headers), listener, counter);
     }
 
     /**
@@ -182,6 +215,7 @@ public final class BrokerClient extends ContainerLifeCycle {
     static URI resolve(Partner partner, String pathAndQuery) {
         String relative = pathAndQuery.startsWith("/") ? pathAndQuery.substring(1) : pathAndQuery;
         URI base = partner.baseUri();
+        refuseDotSegments(partner, pathAndQuery, relative);
         URI uri;
         try {
             URI reference = new URI(relative);
@@ -190,7 +224,7 @@ public final class BrokerClient extends ContainerLifeCycle {
                         + "\" names a scheme or host; calls are paths under " + base);
             }
             uri = base.resolve(reference);
-        } catch (java.net.URISyntaxException e) {
+        } catch (URISyntaxException e) {
             throw new IllegalArgumentException("call to " + partner.name() + ": \"" + pathAndQuery
                     + "\" is not a percent-encoded path and query (" + e.getReason() + ")");
         }
@@ -199,6 +233,26 @@ public final class BrokerClient extends ContainerLifeCycle {
                     + "\" leaves the partner's base URI " + base);
         }
         return uri;
+    }
+
+    /**
+     * Refuses path segments that some partner servers would treat as {@code .}, {@code ..} or a
+     * separator once decoded: {@code %2e%2e}, {@code ..;}, {@code %2F}, {@code %5C}, {@code \}.
+     */
+    private static void refuseDotSegments(Partner partner, String pathAndQuery, String relative) {
+        int query = relative.indexOf('?');
+        String path = query < 0 ? relative : relative.substring(0, query);
+        for (String segment : path.split("/", -1)) {
+            String lower = segment.toLowerCase(java.util.Locale.ROOT);
+            String decoded = lower.replace("%2e", ".");
+            int semicolon = decoded.indexOf(';');
+            String bare = semicolon < 0 ? decoded : decoded.substring(0, semicolon);
+            if (bare.equals(".") || bare.equals("..") || lower.contains("%2f") || lower.contains("%5c")
+                    || lower.contains("\\") || lower.contains(";")) {
+                throw new IllegalArgumentException("call to " + partner.name() + ": \"" + pathAndQuery
+                        + "\" has a dot, separator or parameter segment that could leave the base path");
+            }
+        }
     }
 
     private void requireStarted() {

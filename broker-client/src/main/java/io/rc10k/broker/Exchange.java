@@ -34,4 +34,7 @@ public interface Exchange {
 
     /** Ends the exchange as CANCELLED unless it already ended; its connection is closed, never reused half-read. */
     void cancel();
+
+    /** Ends the exchange as TIMEOUT (a deadline of the caller's passed) unless it already ended; as {@link #cancel()}. */
+    void expire();
 }

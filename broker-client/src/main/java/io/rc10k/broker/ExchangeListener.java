@@ -6,8 +6,8 @@ package io.rc10k.broker;
  *
  * <p>Order, for each attempt: {@code onConnectionEstablished} or {@code onConnectionFailed}; then
  * {@code onWaitingForResponse}, {@code onHeadersCompleted}, {@code onBodyCompleted},
- * {@code onConnectionIdle}, each only if the exchange got that far. {@code onExpired} may come at any
- * point after the start. {@link #onComplete} comes exactly once, last, after success or failure.
+ * {@code onConnectionIdle}, each only if the exchange got that far. {@code onExpired} comes at most
+ * once, just before {@link #onComplete}, which comes exactly once, last, after success or failure.
  * A retry starts the sequence again with {@code onConnectionEstablished} or {@code onConnectionFailed}.</p>
  *
  * <p>Threading: events run on client threads (the shared pool) or the scheduler thread. They must

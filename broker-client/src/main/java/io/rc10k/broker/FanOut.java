@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,16 +33,18 @@ import org.eclipse.jetty.util.thread.Scheduler;
 public final class FanOut {
     private final BrokerClient broker;
     private final Scheduler scheduler;
+    private final Executor executor;
     private final Duration deadline;
     private final List<RealExchange> exchanges = new ArrayList<>();
     private final AtomicBoolean started = new AtomicBoolean();
 
-    FanOut(BrokerClient broker, Scheduler scheduler, Duration deadline) {
+    FanOut(BrokerClient broker, Scheduler scheduler, Executor executor, Duration deadline) {
         if (deadline == null || deadline.isNegative() || deadline.isZero()) {
             throw new IllegalArgumentException("deadline: " + deadline + " (accepted: > 0)");
         }
         this.broker = broker;
         this.scheduler = scheduler;
+        this.executor = executor;
         this.deadline = deadline;
     }
 
@@ -84,10 +87,12 @@ public final class FanOut {
         }
         AtomicInteger remaining = new AtomicInteger(outcomes.length);
         AtomicBoolean deadlineHit = new AtomicBoolean();
-        Scheduler.Task timer = scheduler.schedule(() -> {
+        // The timer thread only hands the aborts to the pool: completions and their dependents never
+        // run on the one scheduler thread that every deadline shares.
+        Scheduler.Task timer = scheduler.schedule(() -> executor.execute(() -> {
             deadlineHit.set(true);
             exchanges.forEach(RealExchange::expire);
-        }, deadline.toNanos(), TimeUnit.NANOSECONDS);
+        }), deadline.toNanos(), TimeUnit.NANOSECONDS);
         for (int i = 0; i < outcomes.length; i++) {
             int slot = i;
             exchanges.get(i).outcome().whenComplete((outcome, never) -> {

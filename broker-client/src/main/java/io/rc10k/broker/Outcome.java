@@ -2,6 +2,7 @@ package io.rc10k.broker;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * How one exchange ended: its {@link Kind}, the response when there was one, and how long it took.
@@ -22,14 +23,14 @@ public final class Outcome {
         RESET,
         /** The response body was larger than the partner's {@code maxResponseBytes}. */
         TOO_LARGE,
-        /** Not started: the partner's connections and queue were full, or the client is not running. */
+        /** Not started: the partner's connections and queue were full. */
         REJECTED,
-        /** Aborted by the caller, or by the client stopping. */
+        /** Aborted by the caller, or by the client stopping while the exchange was in flight. */
         CANCELLED;
 
         /** The name used in metrics and composite responses: {@code connect_failed}, {@code too_large}, … */
         public String label() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 

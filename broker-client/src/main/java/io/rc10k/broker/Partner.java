@@ -3,6 +3,7 @@ package io.rc10k.broker;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
@@ -180,7 +181,7 @@ public final class Partner {
         }
 
         public Builder protocol(Protocol protocol) {
-            this.protocol = java.util.Objects.requireNonNull(protocol, "protocol");
+            this.protocol = Objects.requireNonNull(protocol, "protocol");
             return this;
         }
 

@@ -204,8 +204,63 @@ class BrokerClientTest {
         assertEquals("http://127.0.0.1:9/api/x?q=1", BrokerClient.resolve(partner, "x?q=1").toString());
         assertEquals("http://127.0.0.1:9/api/x", BrokerClient.resolve(partner, "/x").toString());
         for (String hostile : List.of("http://evil.example/x", "//evil.example/x", "../x", "a/../../x",
-                "x y", "https:x")) {
+                "x y", "https:x", "%2e%2e/x", ".%2E/x", "..;/x", "a%2F..%2F..%2Fx", "..%5cx", "a\\b")) {
             assertThrows(IllegalArgumentException.class, () -> BrokerClient.resolve(partner, hostile), hostile);
+        }
+    }
+
+    @Test
+    void callersCannotSetHeadersThatRedirectOrReframeTheRequest() throws Exception {
+        BrokerClient broker = start(BrokerClient.builder().partner(Partner.builder("p", stubs.uri().toString())
+                .build()));
+        try {
+            for (String name : List.of("Host", "Transfer-Encoding", "Connection", "Upgrade", "Content-Length",
+                    "Proxy-Authorization", "Expect")) {
+                org.eclipse.jetty.http.HttpFields headers = org.eclipse.jetty.http.HttpFields.build().add(name, "x");
+                assertThrows(IllegalArgumentException.class, () -> broker.exchange("p", "GET", "stub", headers, null),
+                        name);
+            }
+            assertThrows(IllegalArgumentException.class, () -> broker.exchange("p", null, "stub", null));
+            assertEquals(0, broker.exchangesInFlight(), "refused calls hold no admission");
+            assertEquals(0, broker.stats("p").inFlight());
+        } finally {
+            broker.stop();
+        }
+    }
+
+    @Test
+    void stoppingTheClientEndsEveryExchangeInFlightCancelled() throws Exception {
+        BrokerClient broker = start(BrokerClient.builder()
+                .partner(Partner.builder("h1", stubs.uri().toString()).maxConnections(2).build())
+                .partner(Partner.builder("h2c", stubs.uri().toString()).protocol(Partner.Protocol.H2C).build()));
+        List<Exchange> all = new java.util.ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            all.add(broker.exchange(i % 2 == 0 ? "h1" : "h2c", i % 3 == 0 ? "POST" : "GET", "stub?delay=5000", null));
+        }
+        CompletableFuture<FanOutResult> fanOut = broker.fanOut(Duration.ofSeconds(30)).call("h1", "stub?delay=5000")
+                .start().toCompletableFuture();
+        ExchangeTest.awaitCondition(() -> stubs.stats().inFlight() >= 6, "requests never reached the partner");
+        broker.stop();
+        for (Exchange e : all) {
+            Outcome outcome = await(e);
+            assertEquals(Outcome.Kind.CANCELLED, outcome.kind(), outcome.toString());
+            assertEquals(1, outcome.attempts(), "no retry on a stopping client: " + outcome);
+        }
+        assertEquals(Outcome.Kind.CANCELLED, fanOut.get(10, TimeUnit.SECONDS).outcomes().get(0).kind());
+        assertEquals(0, broker.exchangesInFlight());
+        assertThrows(IllegalStateException.class, () -> broker.exchange("h1", "GET", "stub", null));
+    }
+
+    @Test
+    void headAndNotModifiedDeclareALengthButNeedNoRoomForIt() throws Exception {
+        BrokerClient broker = start(BrokerClient.builder().partner(Partner.builder("p", stubs.uri().toString())
+                .maxResponseBytes(1000).build()));
+        try {
+            Outcome head = await(broker.exchange("p", "HEAD", "stub?bytes=2000", null));
+            assertEquals(Outcome.Kind.OK, head.kind(), head.toString());
+            assertEquals(Outcome.Kind.TOO_LARGE, await(broker.exchange("p", "get", "stub?bytes=2000", null)).kind());
+        } finally {
+            broker.stop();
         }
     }
 

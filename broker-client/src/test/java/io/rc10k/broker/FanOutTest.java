@@ -63,6 +63,15 @@ class FanOutTest {
     }
 
     @Test
+    void deadlineCompletionsRunOnThePoolNotTheSchedulerThread() throws Exception {
+        String[] thread = new String[1];
+        broker.fanOut(Duration.ofMillis(200)).call("h1", "stub?delay=5000").start()
+                .thenAccept(result -> thread[0] = Thread.currentThread().getName())
+                .toCompletableFuture().get(10, TimeUnit.SECONDS);
+        assertTrue(thread[0].startsWith("broker-") && !thread[0].contains("scheduler"), thread[0]);
+    }
+
+    @Test
     void fanOutWithoutDeadlineHitReportsSo() throws Exception {
         FanOutResult result = broker.fanOut(Duration.ofSeconds(5))
                 .call("h1", "weather?city=Paris").call("h2c", "hotels?city=Paris").call("h1", "flights?city=Paris")

@@ -61,13 +61,14 @@ public final class RealExchange implements Exchange {
     private long deadlineNanos;
     private int attempts;
     private volatile Request current;
-    private volatile Outcome.Kind abortKind;
+    private final java.util.concurrent.atomic.AtomicReference<Outcome.Kind> abortKind =
+            new java.util.concurrent.atomic.AtomicReference<>();
 
-    /** Counts exchanges in flight across partners, for metrics. */
+    /** Counts exchanges in flight across partners, for metrics, and keeps them for a stop to cancel. */
     public interface ExchangeCounter {
-        void begun();
+        void begun(RealExchange exchange);
 
-        void ended();
+        void ended(RealExchange exchange);
     }
 
     public RealExchange(HttpClient http, PartnerState state, String method, URI uri,
@@ -92,13 +93,13 @@ public final class RealExchange implements Exchange {
                             + "(maxConnections and maxQueued)"), 0, 0), false);
             return this;
         }
-        counter.begun();
+        counter.begun(this);
         attempt();
         return this;
     }
 
     private void attempt() {
-        Outcome.Kind aborted = abortKind;
+        Outcome.Kind aborted = abortKind.get();
         long remaining = deadlineNanos - System.nanoTime();
         if (aborted != null || remaining <= 0) {
             Outcome.Kind kind = aborted != null ? aborted : Outcome.Kind.TIMEOUT;
@@ -122,14 +123,14 @@ public final class RealExchange implements Exchange {
         request.listener(attempt);
         current = request;
         // An expire/cancel that came between the flag check above and now must still abort this attempt.
-        Outcome.Kind late = abortKind;
+        Outcome.Kind late = abortKind.get();
         if (late != null) {
             request.abort(abortCause(late));
         }
         request.send(attempt);
     }
 
-    /** The fan-out deadline: ends the exchange TIMEOUT unless it already ended. */
+    @Override
     public void expire() {
         abort(Outcome.Kind.TIMEOUT);
     }
@@ -140,10 +141,10 @@ public final class RealExchange implements Exchange {
     }
 
     private void abort(Outcome.Kind kind) {
-        if (completed.get() || abortKind != null) {
+        // One compare-and-set: the first of cancel, expire or stop decides both the kind and the cause.
+        if (completed.get() || !abortKind.compareAndSet(null, kind)) {
             return;
         }
-        abortKind = kind;
         Request request = current;
         if (request != null) {
             request.abort(abortCause(kind));
@@ -164,7 +165,7 @@ public final class RealExchange implements Exchange {
         }
         if (admitted) {
             state.release();
-            counter.ended();
+            counter.ended(this);
         }
         state.record(result.kind());
         current = null;
@@ -192,7 +193,8 @@ public final class RealExchange implements Exchange {
     }
 
     private boolean mayRetry(Outcome.Kind kind) {
-        if (attempts > partner.retries() || abortKind != null || deadlineNanos - System.nanoTime() <= 0) {
+        if (attempts > partner.retries() || abortKind.get() != null || !http.isRunning()
+                || deadlineNanos - System.nanoTime() <= 0) {
             return false;
         }
         return kind == Outcome.Kind.CONNECT_FAILED || (kind == Outcome.Kind.RESET && IDEMPOTENT.contains(method));
@@ -273,9 +275,11 @@ public final class RealExchange implements Exchange {
                 call(l -> l.onHeadersCompleted(RealExchange.this, status));
             });
             long declared = response.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
-            if (declared > partner.maxResponseBytes()) {
+            // HEAD, 204 and 304 declare a length but carry no body: nothing to refuse.
+            boolean bodyFollows = !"HEAD".equals(method) && status != 204 && status != 304;
+            if (bodyFollows && declared > partner.maxResponseBytes()) {
                 response.abort(tooLarge(declared));
-            } else if (declared > 0) {
+            } else if (bodyFollows && declared > 0) {
                 body = new byte[(int) declared];
             }
         }
@@ -318,7 +322,8 @@ public final class RealExchange implements Exchange {
             }
             Throwable failure = result.getFailure();
             boolean connected = used != null;
-            Outcome.Kind kind = abortKind != null ? abortKind : Failures.classify(failure, connected);
+            Outcome.Kind aborted = abortKind.get();
+            Outcome.Kind kind = aborted != null ? aborted : Failures.classify(failure, connected);
             if (kind == Outcome.Kind.CONNECT_FAILED) {
                 RealExchange.this.notify(l -> l.onConnectionFailed(RealExchange.this, failure));
             }
