@@ -1,0 +1,19 @@
+package io.rc10k.mashup;
+
+import java.util.List;
+
+/**
+ * One outbound call of a mashup: a part of the composite response.
+ *
+ * @param name           the part's name in the composite ({@code parts.<name>})
+ * @param partner        the partner's name
+ * @param template       a path and query under the partner's base URI, with {@code {parameter}}
+ *                       placeholders in path segments and query values only, e.g.
+ *                       {@code /weather?city={city}&days={days}}
+ * @param forwardHeaders inbound headers to pass on to the partner (none by default; never hop-by-hop)
+ */
+public record CallDefinition(String name, String partner, String template, List<String> forwardHeaders) {
+    public CallDefinition {
+        forwardHeaders = forwardHeaders == null ? List.of() : List.copyOf(forwardHeaders);
+    }
+}

@@ -1,0 +1,199 @@
+package io.rc10k.mashup;
+
+import io.rc10k.broker.Partner;
+import io.rc10k.mashup.internal.UriTemplate;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The partners and mashups a server serves. Built in Java or loaded from JSON
+ * ({@link io.rc10k.mashup.internal.DefinitionsJson}); either way {@link Builder#build()} checks
+ * everything and reports every problem at once, so a server never starts half-configured.
+ *
+ * <pre>{@code
+ * Definitions definitions = Definitions.builder()
+ *         .partner(Partner.builder("weather", "http://127.0.0.1:9001").build())
+ *         .mashup(MashupDefinition.builder("forecast")
+ *                 .parameter(ParameterDefinition.required("city"))
+ *                 .call("weather", "weather", "/weather?city={city}")
+ *                 .build())
+ *         .build();
+ * }</pre>
+ */
+public final class Definitions {
+    public static final Duration MAX_DEADLINE = Duration.ofMinutes(10);
+    public static final int MAX_CALLS = 64;
+    private static final Pattern NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_-]{0,63}");
+    private static final Pattern PARAMETER = Pattern.compile("[A-Za-z][A-Za-z0-9_.-]{0,63}");
+    private static final Pattern PATH = Pattern.compile("(/([A-Za-z0-9._~-]+|\\{[A-Za-z][A-Za-z0-9_.-]*\\}))+");
+    private static final Set<String> RESERVED_PATHS = Set.of("/metrics", "/health");
+    private static final Set<String> NEVER_FORWARDED = Set.of("connection", "keep-alive", "proxy-authenticate",
+            "proxy-authorization", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade", "host",
+            "content-length");
+
+    private final Map<String, Partner> partners;
+    private final Map<String, MashupDefinition> mashups;
+
+    private Definitions(Map<String, Partner> partners, Map<String, MashupDefinition> mashups) {
+        this.partners = Map.copyOf(partners);
+        this.mashups = Map.copyOf(mashups);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Map<String, Partner> partners() {
+        return partners;
+    }
+
+    public Map<String, MashupDefinition> mashups() {
+        return mashups;
+    }
+
+    /** Names of the path variables of a mashup path, in order: {@code /mashup/x/{city}} has {@code city}. */
+    public static List<String> pathVariables(String path) {
+        List<String> names = new ArrayList<>();
+        for (String segment : path.split("/")) {
+            if (segment.startsWith("{") && segment.endsWith("}")) {
+                names.add(segment.substring(1, segment.length() - 1));
+            }
+        }
+        return names;
+    }
+
+    public static final class Builder {
+        private final Map<String, Partner> partners = new LinkedHashMap<>();
+        private final Map<String, MashupDefinition> mashups = new LinkedHashMap<>();
+        private final List<String> problems = new ArrayList<>();
+        /** Partner names a loader saw but could not build (already reported): calls naming them are not reported again. */
+        private final Set<String> declared = new java.util.LinkedHashSet<>();
+
+        private Builder() {
+        }
+
+        /** Marks a partner name as defined though it has problems of its own (reported separately). */
+        public Builder declarePartner(String name) {
+            declared.add(name);
+            return this;
+        }
+
+        public Builder partner(Partner partner) {
+            if (partners.putIfAbsent(partner.name(), partner) != null) {
+                problems.add("partners." + partner.name() + ": defined twice");
+            }
+            return this;
+        }
+
+        public Builder mashup(MashupDefinition mashup) {
+            if (mashups.putIfAbsent(mashup.name(), mashup) != null) {
+                problems.add("mashups." + mashup.name() + ": defined twice");
+            }
+            return this;
+        }
+
+        /** A problem found before building (by a loader); reported with the rest. */
+        public Builder problem(String problem) {
+            problems.add(problem);
+            return this;
+        }
+
+        public Definitions build() throws DefinitionException {
+            List<String> all = new ArrayList<>(problems);
+            if (mashups.isEmpty() && all.isEmpty()) {
+                all.add("mashups: none defined (accepted: at least one)");
+            }
+            Set<String> paths = new HashSet<>();
+            for (MashupDefinition mashup : mashups.values()) {
+                check(mashup, paths, all);
+            }
+            if (!all.isEmpty()) {
+                throw new DefinitionException(all);
+            }
+            return new Definitions(partners, mashups);
+        }
+
+        private void check(MashupDefinition m, Set<String> paths, List<String> all) {
+            String at = "mashups." + m.name();
+            if (!NAME.matcher(m.name()).matches()) {
+                all.add(at + ": \"" + m.name() + "\" is not a name (accepted: a letter, then letters, digits, _ or -)");
+            }
+            if (!PATH.matcher(m.path()).matches()) {
+                all.add(at + ".path: \"" + m.path() + "\" (accepted: /segments of letters, digits, . _ ~ - or "
+                        + "{parameter}, e.g. /mashup/travel or /mashup/travel/{city})");
+            } else if (RESERVED_PATHS.contains(m.path())) {
+                all.add(at + ".path: \"" + m.path() + "\" is reserved for the server's own endpoint");
+            } else if (!paths.add(m.path().replaceAll("\\{[^}]*}", "{}"))) {
+                all.add(at + ".path: \"" + m.path() + "\" is already served by another mashup");
+            }
+            if (m.deadline() == null || m.deadline().isNegative() || m.deadline().isZero()
+                    || m.deadline().compareTo(MAX_DEADLINE) > 0) {
+                all.add(at + ".deadlineMillis: " + (m.deadline() == null ? null : m.deadline().toMillis())
+                        + " (accepted: 1 to " + MAX_DEADLINE.toMillis() + ")");
+            }
+            Set<String> known = new HashSet<>(m.parameters().keySet());
+            known.addAll(pathVariables(m.path()));
+            for (ParameterDefinition p : m.parameters().values()) {
+                String pat = at + ".parameters." + p.name();
+                if (!PARAMETER.matcher(p.name()).matches()) {
+                    all.add(pat + ": not a parameter name (accepted: a letter, then letters, digits, _ . or -)");
+                }
+                if (p.maxLength() < 1 || p.maxLength() > 8192) {
+                    all.add(pat + ".maxLength: " + p.maxLength() + " (accepted: 1 to 8192)");
+                }
+                if (p.required() && p.defaultValue() != null) {
+                    all.add(pat + ": required and with a default; choose one");
+                }
+                if (p.defaultValue() != null && p.defaultValue().length() > p.maxLength()) {
+                    all.add(pat + ".default: longer than its maxLength " + p.maxLength());
+                }
+            }
+            if (m.calls().isEmpty() || m.calls().size() > MAX_CALLS) {
+                all.add(at + ".calls: " + m.calls().size() + " calls (accepted: 1 to " + MAX_CALLS + ")");
+            }
+            Set<String> parts = new HashSet<>();
+            for (int i = 0; i < m.calls().size(); i++) {
+                CallDefinition call = m.calls().get(i);
+                String cat = at + ".calls[" + i + "]";
+                if (call.name() == null || !NAME.matcher(call.name()).matches()) {
+                    all.add(cat + ".name: \"" + call.name() + "\" is not a name (accepted: a letter, then letters, "
+                            + "digits, _ or -)");
+                } else if (!parts.add(call.name())) {
+                    all.add(cat + ".name: \"" + call.name() + "\" is used by another call of this mashup");
+                }
+                if (call.partner() == null || !(partners.containsKey(call.partner())
+                        || declared.contains(call.partner()))) {
+                    Set<String> names = new java.util.LinkedHashSet<>(declared);
+                    names.addAll(partners.keySet());
+                    all.add(cat + ".partner: unknown partner \"" + call.partner() + "\" (known: "
+                            + String.join(", ", names) + ")");
+                }
+                try {
+                    UriTemplate template = UriTemplate.parse(call.template());
+                    for (String variable : template.variables()) {
+                        if (!known.contains(variable)) {
+                            all.add(cat + ".template: {" + variable + "} is not a parameter of the mashup (known: "
+                                    + (known.isEmpty() ? "none" : String.join(", ", known.stream().sorted().toList()))
+                                    + ")");
+                        }
+                    }
+                } catch (IllegalArgumentException e) {
+                    all.add(cat + ".template: " + e.getMessage());
+                }
+                for (String header : call.forwardHeaders()) {
+                    if (NEVER_FORWARDED.contains(header.toLowerCase(Locale.ROOT))) {
+                        all.add(cat + ".forwardHeaders: \"" + header + "\" is hop-by-hop or set by the client; it is "
+                                + "never forwarded");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package io.rc10k.mashup;
+
+import io.rc10k.broker.Partner;
+import java.net.URI;
+import java.time.Duration;
+
+/**
+ * The embedded demo's definitions, written in Java (the same can be written in JSON): partners on
+ * the in-process partner stubs at {@code stubs}.
+ *
+ * <ul>
+ *   <li>{@code /mashup/travel?city=Paris} — weather, hotels and flights for a city;</li>
+ *   <li>{@code /mashup/paper} — two partners answering after 0.5 s and 1 s (the paper's Fig. 4);</li>
+ *   <li>{@code /mashup/flaky?city=Oslo} — weather answers, hotels stalls: a partial result at the 1 s deadline.</li>
+ * </ul>
+ */
+public final class Demo {
+    private Demo() {
+    }
+
+    public static Definitions definitions(URI stubs) throws DefinitionException {
+        String base = stubs.toString();
+        return Definitions.builder()
+                .partner(Partner.builder("weather", base).build())
+                .partner(Partner.builder("hotels", base).build())
+                .partner(Partner.builder("flights", base).build())
+                .partner(Partner.builder("partner1", base).maxConnections(4096).maxQueued(16_384).build())
+                .partner(Partner.builder("partner2", base).maxConnections(4096).maxQueued(16_384).build())
+                .mashup(MashupDefinition.builder("travel")
+                        .deadline(Duration.ofSeconds(2))
+                        .parameter(ParameterDefinition.required("city"))
+                        .call("weather", "weather", "/weather?city={city}")
+                        .call("hotels", "hotels", "/hotels?city={city}")
+                        .call("flights", "flights", "/flights?city={city}")
+                        .build())
+                .mashup(MashupDefinition.builder("paper")
+                        .deadline(Duration.ofSeconds(5))
+                        .call("partner1", "partner1", "/stub?delay=500")
+                        .call("partner2", "partner2", "/stub?delay=1000")
+                        .build())
+                .mashup(MashupDefinition.builder("flaky")
+                        .deadline(Duration.ofSeconds(1))
+                        .parameter(ParameterDefinition.optional("city", "Oslo"))
+                        .call("weather", "weather", "/weather?city={city}")
+                        .call("hotels", "hotels", "/hotels?city={city}&fault=stall")
+                        .build())
+                .build();
+    }
+}

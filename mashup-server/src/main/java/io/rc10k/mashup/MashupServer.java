@@ -1,0 +1,238 @@
+package io.rc10k.mashup;
+
+import io.rc10k.broker.BrokerClient;
+import io.rc10k.mashup.internal.AdmissionHandler;
+import io.rc10k.mashup.internal.AsyncMashupServlet;
+import io.rc10k.mashup.internal.BlockingMashupServlet;
+import io.rc10k.mashup.internal.CommandLine;
+import io.rc10k.mashup.internal.MashupMetrics;
+import io.rc10k.mashup.internal.MashupRouter;
+import io.rc10k.mashup.internal.SmallServlets;
+import io.rc10k.stubs.PartnerStubs;
+import io.rc10k.stubs.StubOptions;
+import jakarta.servlet.http.HttpServlet;
+import java.io.PrintStream;
+import java.net.BindException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee11.servlet.ServletHolder;
+import org.eclipse.jetty.io.ArrayByteBufferPool;
+import org.eclipse.jetty.io.ByteBufferPool;
+import org.eclipse.jetty.server.CustomRequestLog;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.Slf4jRequestLogWriter;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.util.VirtualThreads;
+import org.eclipse.jetty.util.component.LifeCycle;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
+import org.eclipse.jetty.util.thread.Scheduler;
+
+/**
+ * The standalone mashup server: one {@link QueuedThreadPool}, {@link Scheduler} and
+ * {@link ByteBufferPool} shared by the {@link ServerConnector} and the {@link BrokerClient}, which
+ * is a bean of the {@link Server} and starts and stops with it.
+ *
+ * <pre>{@code
+ * Server server = MashupServer.createServer(MashupOptions.defaults().withPort(0), definitions);
+ * server.start();
+ * BrokerClient broker = server.getBean(BrokerClient.class);
+ * }</pre>
+ *
+ * <p>Threads: the pool {@code mashup-*} runs selectors, servlet dispatches, client I/O and callbacks;
+ * {@code mashup-scheduler} runs deadlines. Sync mode adds a {@code sync-call-*} platform thread per
+ * outbound call in flight; virtual mode runs dispatches and calls on virtual threads.</p>
+ */
+public final class MashupServer {
+    /** How long a stop waits for requests in flight: beyond any deadline plus the async safety net. */
+    static final long STOP_SLACK_MILLIS = 5_000;
+
+    private MashupServer() {
+    }
+
+    public static Server createServer(MashupOptions options, Definitions definitions) {
+        if (options.mode() == Mode.VIRTUAL && !VirtualThreads.areSupported()) {
+            throw new IllegalArgumentException("--mode virtual needs a JDK 21 or newer (this is "
+                    + Runtime.version() + "); use --mode async or sync, or run on a newer JDK");
+        }
+        QueuedThreadPool pool = new QueuedThreadPool(options.maxThreads(), Math.min(8, options.maxThreads()));
+        pool.setName("mashup");
+        if (options.mode() == Mode.VIRTUAL) {
+            pool.setVirtualThreadsExecutor(VirtualThreads.getNamedVirtualThreadsExecutor("mashup-virtual-"));
+        }
+        Scheduler scheduler = new ScheduledExecutorScheduler("mashup-scheduler", false);
+        ByteBufferPool buffers = new ArrayByteBufferPool();
+        Server server = new Server(pool, scheduler, buffers);
+
+        ServerConnector connector = new ServerConnector(server);
+        connector.setHost(options.host());
+        connector.setPort(options.port());
+        connector.setAcceptQueueSize(4096);
+        connector.setIdleTimeout(30_000);
+        server.addConnector(connector);
+
+        BrokerClient broker = BrokerClient.builder()
+                .partners(definitions.partners().values())
+                .executor(pool).scheduler(scheduler).byteBufferPool(buffers)
+                .build();
+        server.addBean(broker);
+        MashupMetrics metrics = new MashupMetrics(pool, broker);
+        server.addBean(metrics);
+
+        ServletContextHandler context = new ServletContextHandler("/");
+        context.addServlet(new ServletHolder("mashups", mashupServlet(options.mode(), definitions, broker, metrics,
+                server)), "/");
+        context.addServlet(new ServletHolder("metrics", new SmallServlets.Metrics(metrics)), "/metrics");
+        context.addServlet(new ServletHolder("health", new SmallServlets.Health(options.mode().label())), "/health");
+        AdmissionHandler admission = new AdmissionHandler(options.maxInFlight(), metrics, context);
+        server.setHandler(new GracefulHandler(admission));
+
+        long longestDeadline = definitions.mashups().values().stream()
+                .mapToLong(m -> m.deadline().toMillis()).max().orElse(0);
+        server.setStopTimeout(longestDeadline + STOP_SLACK_MILLIS);
+        server.setRequestLog(new CustomRequestLog(new Slf4jRequestLogWriter(), CustomRequestLog.EXTENDED_NCSA_FORMAT));
+        return server;
+    }
+
+    private static HttpServlet mashupServlet(Mode mode, Definitions definitions, BrokerClient broker,
+            MashupMetrics metrics, Server server) {
+        MashupRouter router = new MashupRouter(definitions);
+        if (mode == Mode.ASYNC) {
+            return new AsyncMashupServlet(router, broker, metrics);
+        }
+        ExecutorService callThreads = mode == Mode.VIRTUAL
+                ? virtualThreadPerTask()
+                : Executors.newCachedThreadPool(named("sync-call-"));
+        // The call threads live as long as the server.
+        server.addEventListener(new LifeCycle.Listener() {
+            @Override
+            public void lifeCycleStopped(LifeCycle event) {
+                callThreads.shutdownNow();
+            }
+        });
+        return new BlockingMashupServlet(router, broker, metrics, callThreads);
+    }
+
+    /** {@code Executors.newVirtualThreadPerTaskExecutor()}, reached by reflection: this code is compiled for 17. */
+    private static ExecutorService virtualThreadPerTask() {
+        try {
+            return (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("virtual threads are not available on " + Runtime.version(), e);
+        }
+    }
+
+    private static ThreadFactory named(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /**
+     * Runs the server from the command line. Exit status: 0 after a clean stop (or a good
+     * {@code --check}); 1 when it cannot start (e.g. the port is in use); 2 for a bad command line
+     * or bad definitions, every problem printed.
+     */
+    public static void main(String[] args) throws Exception {
+        quietJettyLogs();
+        int status = run(args, System.out, System.err);
+        if (status >= 0) {
+            System.exit(status);
+        }
+    }
+
+    /** Returns the exit status, or -1 when a server was started and runs until stopped. */
+    static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+        CommandLine command;
+        try {
+            command = CommandLine.parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("mashup-server: " + e.getMessage());
+            return 2;
+        }
+        if (command.help()) {
+            out.println(CommandLine.USAGE);
+            return 0;
+        }
+        if (command.check() != null) {
+            try {
+                Definitions definitions = io.rc10k.mashup.internal.DefinitionsJson.load(command.check());
+                out.println(command.check() + ": OK (" + definitions.partners().size() + " partners, "
+                        + definitions.mashups().size() + " mashups)");
+                return 0;
+            } catch (DefinitionException e) {
+                err.println("mashup-server: " + command.check() + ": " + e.getMessage());
+                return 2;
+            }
+        }
+        PartnerStubs stubs = null;
+        Definitions definitions;
+        try {
+            if (command.config() != null) {
+                definitions = io.rc10k.mashup.internal.DefinitionsJson.load(command.config());
+            } else {
+                stubs = PartnerStubs.start(StubOptions.builder().maxStallMillis(10_000).build());
+                definitions = Demo.definitions(stubs.uri());
+            }
+        } catch (DefinitionException e) {
+            err.println("mashup-server: " + command.config() + ": " + e.getMessage());
+            return 2;
+        }
+        Server server;
+        try {
+            server = createServer(command.options(), definitions);
+        } catch (IllegalArgumentException e) {
+            err.println("mashup-server: " + e.getMessage());
+            if (stubs != null) {
+                stubs.close();
+            }
+            return 2;
+        }
+        if (stubs != null) {
+            // Already started: as a managed bean it stops after the server.
+            server.addBean(stubs.server(), true);
+        }
+        server.setStopAtShutdown(true);
+        try {
+            server.start();
+        } catch (Exception e) {
+            boolean bind = e instanceof BindException || e.getCause() instanceof BindException;
+            err.println("mashup-server: cannot start: " + (bind ? "port " + command.options().port()
+                    + " is in use or cannot be bound on " + command.options().host() : e.toString()));
+            server.stop();
+            return 1;
+        }
+        int port = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
+        String base = "http://" + command.options().host() + ":" + port;
+        out.println("mashup-server ready on " + base + " (mode " + command.options().mode().label() + ", max "
+                + command.options().maxThreads() + " threads, max " + command.options().maxInFlight()
+                + " in flight" + (stubs != null ? ", demo partners at " + stubs.uri() : "") + ")");
+        for (MashupDefinition m : definitions.mashups().values()) {
+            String query = m.parameters().values().stream().filter(ParameterDefinition::required)
+                    .map(p -> p.name() + "=Paris").reduce((a, b) -> a + "&" + b).map(q -> "?" + q).orElse("");
+            out.println("try:  curl -i '" + base + m.path() + query + "'");
+        }
+        out.println("      curl " + base + "/metrics");
+        server.join();
+        return -1;
+    }
+
+    private static void quietJettyLogs() {
+        setIfAbsent("org.slf4j.simpleLogger.log.org.eclipse.jetty", "warn");
+        setIfAbsent("org.slf4j.simpleLogger.log.org.eclipse.jetty.server.RequestLog", "info");
+        setIfAbsent("org.slf4j.simpleLogger.showDateTime", "true");
+    }
+
+    private static void setIfAbsent(String key, String value) {
+        if (System.getProperty(key) == null) {
+            System.setProperty(key, value);
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package io.rc10k.mashup.internal;
+
+import io.rc10k.broker.BrokerClient;
+import io.rc10k.broker.ExchangeListener;
+import io.rc10k.broker.FanOut;
+import io.rc10k.broker.FanOutResult;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Async mode (the paper's Eq. 2): the inbound request is suspended with {@code startAsync()}, its
+ * thread goes back to the pool, and the broker's FanOut runs on selectors. When the fan-out
+ * completes — every answer in, or the deadline — the request is resumed through
+ * {@link AsyncContext#start} (a container thread, never the client callback thread) to write the
+ * composite and complete. Exactly one response per request: {@link #respond} guards it, and the
+ * container's async timeout (deadline + 5 s) is only a safety net that answers 504.
+ */
+public final class AsyncMashupServlet extends MashupServlet {
+    private static final Logger LOG = LoggerFactory.getLogger(AsyncMashupServlet.class);
+    static final long SAFETY_MARGIN_MILLIS = 5_000;
+
+    public AsyncMashupServlet(MashupRouter router, BrokerClient broker, MashupMetrics metrics) {
+        super(router, broker, metrics);
+    }
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        long start = System.nanoTime();
+        MashupRouter.Route route = routeOrReject(request, response);
+        if (route == null) {
+            return;
+        }
+        metrics.requestBegun();
+        AsyncContext async = request.startAsync();
+        async.setTimeout(route.mashup().deadline().toMillis() + SAFETY_MARGIN_MILLIS);
+        AtomicBoolean responded = new AtomicBoolean();
+        async.addListener(new AsyncListener() {
+            @Override
+            public void onTimeout(AsyncEvent event) throws IOException {
+                if (responded.compareAndSet(false, true)) {
+                    LOG.warn("mashup {} outlived its deadline by {} ms; answered 504", route.mashup().name(),
+                            SAFETY_MARGIN_MILLIS);
+                    metrics.requestEnded(route.mashup().name(), "timeout", System.nanoTime() - start);
+                    write(response, 504, false, Composite.error("timeout", "the mashup did not complete"));
+                    async.complete();
+                }
+            }
+
+            @Override
+            public void onError(AsyncEvent event) {
+                if (responded.compareAndSet(false, true)) {
+                    metrics.requestEnded(route.mashup().name(), "client_gone", System.nanoTime() - start);
+                }
+            }
+
+            @Override
+            public void onComplete(AsyncEvent event) {
+            }
+
+            @Override
+            public void onStartAsync(AsyncEvent event) {
+            }
+        });
+        FanOut fanOut = broker.fanOut(route.mashup().deadline());
+        for (MashupRouter.Call call : route.calls()) {
+            fanOut.call(call.partner(), "GET", call.pathAndQuery(), call.headers(), ExchangeListener.NONE);
+        }
+        fanOut.start().thenAccept(result -> resume(async, response, route, result, responded, start));
+    }
+
+    /** Runs on the thread that ended the fan-out: hands the writing to the container, never writes here. */
+    private void resume(AsyncContext async, HttpServletResponse response, MashupRouter.Route route,
+            FanOutResult result, AtomicBoolean responded, long start) {
+        if (!responded.compareAndSet(false, true)) {
+            return;
+        }
+        Runnable respond = () -> respond(async, response, route, result, start);
+        try {
+            async.start(respond);
+        } catch (RuntimeException e) {
+            // The container would not dispatch (stopping): answer from here rather than lose the request.
+            respond.run();
+        }
+    }
+
+    private void respond(AsyncContext async, HttpServletResponse response, MashupRouter.Route route,
+            FanOutResult result, long start) {
+        try {
+            answer(response, route, result.outcomes(), start);
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("could not write mashup {} response", route.mashup().name(), e);
+        } finally {
+            async.complete();
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package io.rc10k.mashup.internal;
+
+import io.rc10k.mashup.MashupOptions;
+import io.rc10k.mashup.Mode;
+import java.nio.file.Path;
+
+/** The mashup server's command line; every error names the option, the value and what is accepted. */
+public record CommandLine(MashupOptions options, Path config, Path check, boolean help) {
+    public static final String USAGE = String.join(System.lineSeparator(),
+            "Usage: java -jar mashup-server.jar [options]",
+            "  (no --config)         start the embedded demo: partner stubs in this JVM and demo mashups",
+            "  --config FILE         serve the definitions in FILE (JSON; see docs/mashup-server.md)",
+            "  --check FILE          validate FILE, print every problem, exit (0: valid, 2: not)",
+            "  --mode MODE           async (default) | sync | virtual (JDK 21+)",
+            "  --port N              port (default " + MashupOptions.DEFAULT_PORT + "; 0 picks a free one)",
+            "  --host HOST           address to bind (default " + MashupOptions.DEFAULT_HOST + ")",
+            "  --max-threads N       the shared thread pool's maximum (default " + MashupOptions.DEFAULT_MAX_THREADS
+                    + ")",
+            "  --max-inflight N      mashup requests at once; more get 503 + Retry-After (default "
+                    + MashupOptions.DEFAULT_MAX_IN_FLIGHT + ")",
+            "  --help                print this and exit",
+            "Exit status: 0 clean stop, 1 cannot start, 2 bad command line or definitions.");
+
+    public static CommandLine parse(String... args) {
+        MashupOptions options = MashupOptions.defaults();
+        Path config = null;
+        Path check = null;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            switch (arg) {
+                case "--help", "-h" -> {
+                    return new CommandLine(options, null, null, true);
+                }
+                case "--config" -> config = Path.of(value(args, ++i, arg));
+                case "--check" -> check = Path.of(value(args, ++i, arg));
+                case "--mode" -> options = options.withMode(Mode.parse(value(args, ++i, arg)));
+                case "--port" -> options = options.withPort(number(args, ++i, arg));
+                case "--host" -> options = new MashupOptions(value(args, ++i, arg), options.port(), options.mode(),
+                        options.maxThreads(), options.maxInFlight());
+                case "--max-threads" -> options = options.withMaxThreads(number(args, ++i, arg));
+                case "--max-inflight" -> options = options.withMaxInFlight(number(args, ++i, arg));
+                default -> throw new IllegalArgumentException("unknown option \"" + arg + "\" (see --help)");
+            }
+        }
+        return new CommandLine(options, config, check, false);
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length || args[i].startsWith("--")) {
+            throw new IllegalArgumentException(option + ": a value is missing (see --help)");
+        }
+        return args[i];
+    }
+
+    private static int number(String[] args, int i, String option) {
+        String text = value(args, i, option);
+        try {
+            return Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + ": \"" + text + "\" is not an integer");
+        }
+    }
+}

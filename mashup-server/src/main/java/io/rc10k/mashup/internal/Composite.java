@@ -1,0 +1,145 @@
+package io.rc10k.mashup.internal;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import io.rc10k.broker.Outcome;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Writes the composite response of DESIGN.md, the same in every mode:
+ *
+ * <pre>
+ * {"mashup":"travel","complete":false,"elapsedMillis":1003,
+ *  "parts":{"weather":{"status":200,"elapsedMillis":512,"body":{...}},
+ *           "hotels":{"error":"timeout","elapsedMillis":1000}}}
+ * </pre>
+ *
+ * A JSON body is checked with a streaming parser and embedded as it is (never turned into objects);
+ * a {@code text/*} body becomes a string; anything else is a part error. Status: 200 when at least
+ * one part succeeded, 504 when every part timed out, 502 otherwise. Thread-safe (stateless).
+ */
+public final class Composite {
+    private static final JsonFactory JSON = new JsonFactory();
+    private static final JsonStringEncoder ENCODER = JsonStringEncoder.getInstance();
+
+    /** The response: status, whether every part succeeded, and the body. */
+    public record Response(int status, boolean complete, byte[] body, String outcome) {
+    }
+
+    /** One part's verdict. */
+    private record Part(String name, boolean ok, String error, Outcome outcome, byte[] embedded) {
+    }
+
+    private Composite() {
+    }
+
+    public static Response compose(String mashup, List<String> names, List<Outcome> outcomes, long elapsedMillis) {
+        Part[] parts = new Part[outcomes.size()];
+        int ok = 0;
+        int timeouts = 0;
+        for (int i = 0; i < parts.length; i++) {
+            parts[i] = judge(names.get(i), outcomes.get(i));
+            ok += parts[i].ok() ? 1 : 0;
+            timeouts += "timeout".equals(parts[i].error()) ? 1 : 0;
+        }
+        boolean complete = ok == parts.length;
+        int status = ok > 0 ? 200 : timeouts == parts.length ? 504 : 502;
+        String outcome = complete ? "complete" : ok > 0 ? "partial" : status == 504 ? "timeout" : "failed";
+
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256 + outcomes.stream()
+                .mapToInt(o -> o.body().length).sum());
+        write(out, "{\"mashup\":");
+        quote(out, mashup);
+        write(out, ",\"complete\":" + complete + ",\"elapsedMillis\":" + elapsedMillis + ",\"parts\":{");
+        for (int i = 0; i < parts.length; i++) {
+            Part part = parts[i];
+            if (i > 0) {
+                out.write(',');
+            }
+            quote(out, part.name());
+            out.write(':');
+            if (part.ok()) {
+                write(out, "{\"status\":" + part.outcome().status() + ",\"elapsedMillis\":"
+                        + part.outcome().elapsedMillis() + ",\"body\":");
+                out.writeBytes(part.embedded());
+                out.write('}');
+            } else {
+                write(out, "{\"error\":");
+                quote(out, part.error());
+                if (part.outcome().status() > 0) {
+                    write(out, ",\"status\":" + part.outcome().status());
+                }
+                write(out, ",\"elapsedMillis\":" + part.outcome().elapsedMillis() + "}");
+            }
+        }
+        write(out, "}}");
+        return new Response(status, complete, out.toByteArray(), outcome);
+    }
+
+    private static Part judge(String name, Outcome o) {
+        if (o.kind() != Outcome.Kind.OK) {
+            return new Part(name, false, o.kind().label(), o, null);
+        }
+        byte[] body = o.body();
+        String type = o.contentType() == null ? "" : o.contentType().toLowerCase(Locale.ROOT);
+        if (body.length == 0) {
+            return new Part(name, true, null, o, "null".getBytes(StandardCharsets.US_ASCII));
+        }
+        if (type.startsWith("application/json") || type.matches("application/[a-z0-9.+-]*\\+json.*")) {
+            return isJson(body) ? new Part(name, true, null, o, body) : new Part(name, false, "malformed_json", o, null);
+        }
+        if (type.startsWith("text/")) {
+            ByteArrayOutputStream text = new ByteArrayOutputStream(body.length + 16);
+            quote(text, new String(body, StandardCharsets.UTF_8));
+            return new Part(name, true, null, o, text.toByteArray());
+        }
+        return new Part(name, false, "unsupported_content_type", o, null);
+    }
+
+    /** One complete JSON value and nothing after it; tokens are skipped, never built into objects. */
+    static boolean isJson(byte[] body) {
+        try (JsonParser parser = JSON.createParser(body)) {
+            JsonToken first = parser.nextToken();
+            if (first == null) {
+                return false;
+            }
+            parser.skipChildren();
+            return parser.nextToken() == null;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static void write(ByteArrayOutputStream out, String ascii) {
+        out.writeBytes(ascii.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void quote(ByteArrayOutputStream out, String s) {
+        out.write('"');
+        out.writeBytes(ENCODER.quoteAsUTF8(s));
+        out.write('"');
+    }
+
+    /** A JSON error body for 400/404/503: {@code {"error": ..., "detail": ...}} plus extra fields. */
+    public static byte[] error(String error, String detail, String... extraPairs) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+        write(out, "{\"error\":");
+        quote(out, error);
+        write(out, ",\"detail\":");
+        quote(out, detail);
+        for (int i = 0; i + 1 < extraPairs.length; i += 2) {
+            out.write(',');
+            quote(out, extraPairs[i]);
+            out.write(':');
+            quote(out, extraPairs[i + 1]);
+        }
+        out.write('}');
+        return out.toByteArray();
+    }
+}

@@ -1,0 +1,81 @@
+package io.rc10k.mashup.internal;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.rc10k.broker.BrokerClient;
+import io.rc10k.broker.Outcome;
+import io.rc10k.broker.Partner;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * The server's metrics, served as Prometheus text at {@code GET /metrics}. The names are those of
+ * DESIGN.md and must not change: {@code jvm_threads_live_threads}, {@code jvm_threads_peak_threads},
+ * {@code jetty_threads_busy}, {@code jetty_threads_current}, {@code mashup_inbound_inflight},
+ * {@code mashup_outbound_inflight}, {@code mashup_outbound_connections},
+ * {@code mashup_requests_total{mashup,outcome}}, {@code mashup_partner_calls_total{partner,outcome}},
+ * {@code mashup_request_seconds}. Thread-safe.
+ */
+public final class MashupMetrics {
+    private static final Duration[] BUCKETS = {Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofMillis(100),
+        Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(1500),
+        Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30)};
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final AtomicInteger inboundInFlight = new AtomicInteger();
+
+    public MashupMetrics(QueuedThreadPool pool, BrokerClient broker) {
+        new JvmThreadMetrics().bindTo(registry);
+        Gauge.builder("jetty.threads.busy", pool, QueuedThreadPool::getBusyThreads)
+                .description("threads of the shared pool running a task").register(registry);
+        Gauge.builder("jetty.threads.current", pool, QueuedThreadPool::getThreads)
+                .description("threads of the shared pool").register(registry);
+        Gauge.builder("mashup.inbound.inflight", inboundInFlight, AtomicInteger::get)
+                .description("mashup requests admitted and not yet answered").register(registry);
+        Gauge.builder("mashup.outbound.inflight", broker, BrokerClient::exchangesInFlight)
+                .description("partner exchanges in flight").register(registry);
+        for (Partner partner : broker.partners()) {
+            Gauge.builder("mashup.outbound.connections", broker, b -> b.stats(partner.name()).connectionsOpen())
+                    .tag("partner", partner.name())
+                    .description("connections open to the partner").register(registry);
+        }
+    }
+
+    public void requestBegun() {
+        inboundInFlight.incrementAndGet();
+    }
+
+    /** Counts one answered mashup request; {@code outcome} is complete, partial, failed, timeout, bad_request… */
+    public void requestEnded(String mashup, String outcome, long elapsedNanos) {
+        inboundInFlight.decrementAndGet();
+        count(mashup, outcome);
+        Timer.builder("mashup.request").tag("mashup", mashup).serviceLevelObjectives(BUCKETS)
+                .description("mashup request time, from arrival to response").register(registry)
+                .record(elapsedNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Counts a request that was not admitted or not routed (never in flight). */
+    public void count(String mashup, String outcome) {
+        Counter.builder("mashup.requests").tag("mashup", mashup).tag("outcome", outcome)
+                .description("mashup requests by outcome").register(registry).increment();
+    }
+
+    public void partnerCall(Outcome outcome) {
+        Counter.builder("mashup.partner.calls").tag("partner", outcome.partner()).tag("outcome", outcome.kind().label())
+                .description("partner calls by outcome").register(registry).increment();
+    }
+
+    public int inboundInFlight() {
+        return inboundInFlight.get();
+    }
+
+    public String scrape() {
+        return registry.scrape();
+    }
+}

@@ -1,0 +1,180 @@
+package io.rc10k.mashup.internal;
+
+import io.rc10k.mashup.CallDefinition;
+import io.rc10k.mashup.Definitions;
+import io.rc10k.mashup.MashupDefinition;
+import io.rc10k.mashup.ParameterDefinition;
+import jakarta.servlet.http.HttpServletRequest;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.jetty.http.HttpFields;
+
+/**
+ * Finds the mashup for an inbound request and turns it into calls: parameters read from the path
+ * and query, checked, and expanded into each call's template. Immutable and thread-safe; shared by
+ * every mode.
+ */
+public final class MashupRouter {
+    /** One outbound call, ready for the broker. */
+    public record Call(String part, String partner, String pathAndQuery, HttpFields headers) {
+    }
+
+    /** A request that resolved to a mashup. */
+    public record Route(MashupDefinition mashup, List<Call> calls) {
+        public List<String> partNames() {
+            return calls.stream().map(Call::part).toList();
+        }
+    }
+
+    /** A request that did not: the status, the error code and a detail naming what is wrong. */
+    public static final class Rejection extends Exception {
+        private final int status;
+        private final String error;
+        private final String parameter;
+        private String mashup;
+
+        Rejection(int status, String error, String detail, String parameter) {
+            super(detail, null, false, false);
+            this.status = status;
+            this.error = error;
+            this.parameter = parameter;
+        }
+
+        public int status() {
+            return status;
+        }
+
+        /** The mashup the request was for; {@code unknown} when none matched (a bounded metric tag). */
+        public String mashup() {
+            return mashup == null ? "unknown" : mashup;
+        }
+
+        public byte[] body() {
+            return parameter == null
+                    ? Composite.error(error, getMessage())
+                    : Composite.error(error, getMessage(), "parameter", parameter);
+        }
+    }
+
+    private record Compiled(MashupDefinition mashup, String[] segments, List<UriTemplate> templates) {
+    }
+
+    private final List<Compiled> mashups = new ArrayList<>();
+
+    public MashupRouter(Definitions definitions) {
+        for (MashupDefinition m : definitions.mashups().values()) {
+            List<UriTemplate> templates = m.calls().stream().map(c -> UriTemplate.parse(c.template())).toList();
+            mashups.add(new Compiled(m, m.path().substring(1).split("/"), templates));
+        }
+    }
+
+    public Route route(HttpServletRequest request) throws Rejection {
+        String[] raw = request.getRequestURI().substring(1).split("/", -1);
+        for (Compiled c : mashups) {
+            Map<String, String> pathValues;
+            try {
+                pathValues = match(c.segments(), raw);
+            } catch (Rejection rejection) {
+                rejection.mashup = c.mashup().name();
+                throw rejection;
+            }
+            if (pathValues != null) {
+                try {
+                    return resolve(c, pathValues, request);
+                } catch (Rejection rejection) {
+                    rejection.mashup = c.mashup().name();
+                    throw rejection;
+                }
+            }
+        }
+        throw new Rejection(404, "not_found", "no mashup at " + request.getRequestURI(), null);
+    }
+
+    private static Map<String, String> match(String[] pattern, String[] raw) throws Rejection {
+        if (pattern.length != raw.length) {
+            return null;
+        }
+        Map<String, String> values = new HashMap<>();
+        for (int i = 0; i < pattern.length; i++) {
+            String p = pattern[i];
+            if (p.startsWith("{")) {
+                String name = p.substring(1, p.length() - 1);
+                values.put(name, decode(raw[i], name));
+            } else if (!p.equals(raw[i])) {
+                return null;
+            }
+        }
+        return values;
+    }
+
+    private static String decode(String segment, String name) throws Rejection {
+        try {
+            // A path segment: '+' is a plus, not a space.
+            return URLDecoder.decode(segment.replace("+", "%2B"), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw new Rejection(400, "bad_request", "path parameter \"" + name + "\" is not valid percent-encoding",
+                    name);
+        }
+    }
+
+    private static Route resolve(Compiled c, Map<String, String> pathValues, HttpServletRequest request)
+            throws Rejection {
+        MashupDefinition m = c.mashup();
+        Map<String, String> values = new HashMap<>(pathValues);
+        for (ParameterDefinition p : m.parameters().values()) {
+            String value = values.get(p.name());
+            if (value == null) {
+                String[] given = request.getParameterValues(p.name());
+                if (given != null && given.length > 1) {
+                    throw new Rejection(400, "bad_request", "parameter \"" + p.name() + "\" is given " + given.length
+                            + " times (accepted: once)", p.name());
+                }
+                value = given == null ? null : given[0];
+            }
+            if (value == null || value.isEmpty()) {
+                if (p.required()) {
+                    throw new Rejection(400, "bad_request", "missing required parameter \"" + p.name() + "\"",
+                            p.name());
+                }
+                value = p.defaultValue() == null ? "" : p.defaultValue();
+            }
+            if (value.length() > p.maxLength()) {
+                throw new Rejection(400, "bad_request", "parameter \"" + p.name() + "\" is " + value.length()
+                        + " characters long (accepted: at most " + p.maxLength() + ")", p.name());
+            }
+            values.put(p.name(), value);
+        }
+        for (String name : Definitions.pathVariables(m.path())) {
+            String value = values.get(name);
+            if (value.isEmpty() || value.equals(".") || value.equals("..")) {
+                throw new Rejection(400, "bad_request", "path parameter \"" + name + "\" is \"" + value
+                        + "\" (accepted: a non-empty value other than . and ..)", name);
+            }
+        }
+        List<Call> calls = new ArrayList<>(m.calls().size());
+        for (int i = 0; i < m.calls().size(); i++) {
+            CallDefinition call = m.calls().get(i);
+            calls.add(new Call(call.name(), call.partner(), c.templates().get(i).expand(values),
+                    forwarded(call, request)));
+        }
+        return new Route(m, calls);
+    }
+
+    private static HttpFields forwarded(CallDefinition call, HttpServletRequest request) {
+        if (call.forwardHeaders().isEmpty()) {
+            return null;
+        }
+        HttpFields.Mutable headers = HttpFields.build();
+        for (String name : call.forwardHeaders()) {
+            String value = request.getHeader(name);
+            if (value != null) {
+                headers.add(name, value);
+            }
+        }
+        return headers;
+    }
+}

@@ -1,0 +1,112 @@
+package io.rc10k.mashup;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rc10k.mashup.internal.DefinitionsJson;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class DefinitionsTest {
+    static final String GOOD = """
+            {
+              "partners": {
+                "weather": {"baseUri": "http://127.0.0.1:9001", "callTimeoutMillis": 2000},
+                "hotels":  {"baseUri": "http://127.0.0.1:9002", "protocol": "h2c", "maxConnections": 64}
+              },
+              "mashups": {
+                "travel": {
+                  "deadlineMillis": 1500,
+                  "parameters": {"city": {"required": true}, "days": {"default": "3", "maxLength": 2}},
+                  "calls": [
+                    {"partner": "weather", "template": "/weather?city={city}&days={days}"},
+                    {"name": "stay", "partner": "hotels", "template": "/hotels?city={city}", "forwardHeaders": ["Authorization"]}
+                  ]
+                }
+              }
+            }
+            """;
+
+    @Test
+    void goodJsonLoadsEveryField() throws Exception {
+        Definitions d = DefinitionsJson.parse(GOOD, "good.json");
+        assertEquals(2, d.partners().size());
+        assertEquals(io.rc10k.broker.Partner.Protocol.H2C, d.partners().get("hotels").protocol());
+        assertEquals(64, d.partners().get("hotels").maxConnections());
+        MashupDefinition travel = d.mashups().get("travel");
+        assertEquals("/mashup/travel", travel.path());
+        assertEquals(1500, travel.deadline().toMillis());
+        assertEquals("weather", travel.calls().get(0).name(), "a call is named after its partner by default");
+        assertEquals(List.of("Authorization"), travel.calls().get(1).forwardHeaders());
+        assertEquals("3", travel.parameters().get("days").defaultValue());
+    }
+
+    @Test
+    void everyProblemIsReportedWithItsLocationAndTheAcceptedValues() {
+        String bad = """
+                {
+                  "partners": {
+                    "weather": {"baseUri": "http://127.0.0.1:9001", "maxConnections": 0},
+                    "hotels":  {"baseUri": "ftp://example", "colour": "red"}
+                  },
+                  "mashups": {
+                    "travel": {
+                      "deadlineMillis": -5,
+                      "calls": [
+                        {"partner": "weather", "template": "/weather?city={city}"},
+                        {"partner": "hotel", "template": "/hotels"},
+                        {"partner": "weather", "template": "http://evil.example/x"}
+                      ]
+                    }
+                  }
+                }
+                """;
+        DefinitionException e = assertThrows(DefinitionException.class, () -> DefinitionsJson.parse(bad, "bad.json"));
+        List<String> problems = e.problems();
+        assertTrue(problems.contains("partners.weather.maxConnections: 0 < 1"), problems.toString());
+        assertTrue(problems.stream().anyMatch(p -> p.startsWith("partners.hotels.baseUri: \"ftp://example\"")),
+                problems.toString());
+        assertTrue(problems.contains("partners.hotels.colour: unknown field (known: baseUri, callTimeoutMillis, "
+                + "connectTimeoutMillis, maxConnections, maxQueued, maxResponseBytes, maxStreamsPerConnection, "
+                + "protocol, retries)"), problems.toString());
+        assertTrue(problems.contains("mashups.travel.deadlineMillis: -5 (accepted: 1 to 600000)"), problems.toString());
+        assertTrue(problems.contains("mashups.travel.calls[0].template: {city} is not a parameter of the mashup "
+                + "(known: none)"), problems.toString());
+        assertTrue(problems.contains("mashups.travel.calls[1].partner: unknown partner \"hotel\" (known: weather, "
+                + "hotels)"),
+                problems.toString());
+        assertTrue(problems.stream().anyMatch(p -> p.startsWith("mashups.travel.calls[2].template:")),
+                problems.toString());
+        assertTrue(problems.size() >= 7, problems.toString());
+    }
+
+    @Test
+    void theIssuesExampleMessageReadsExactly() {
+        String json = """
+                {"partners": {"weather": {"baseUri": "http://127.0.0.1:1"}, "hotels": {"baseUri": "http://127.0.0.1:2"}},
+                 "mashups": {"travel": {"calls": [{"partner": "weather", "template": "/w"},
+                                                  {"partner": "hotel", "template": "/h"}]}}}
+                """;
+        DefinitionException e = assertThrows(DefinitionException.class, () -> DefinitionsJson.parse(json, "x"));
+        assertEquals(List.of("mashups.travel.calls[1].partner: unknown partner \"hotel\" (known: weather, hotels)"),
+                e.problems());
+    }
+
+    @Test
+    void brokenJsonNamesLineAndColumn() {
+        DefinitionException e = assertThrows(DefinitionException.class,
+                () -> DefinitionsJson.parse("{\n  \"partners\": {,\n}", "broken.json"));
+        assertTrue(e.problems().get(0).startsWith("broken.json: not valid JSON at line 2"), e.problems().toString());
+    }
+
+    @Test
+    void javaDefinitionsAreCheckedTheSameWay() {
+        DefinitionException e = assertThrows(DefinitionException.class, () -> Definitions.builder()
+                .mashup(MashupDefinition.builder("m").path("/metrics").call("a", "nobody", "/x?{q}=1").build())
+                .build());
+        assertTrue(e.problems().stream().anyMatch(p -> p.contains("reserved")), e.problems().toString());
+        assertTrue(e.problems().stream().anyMatch(p -> p.contains("unknown partner \"nobody\"")), e.problems().toString());
+        assertTrue(e.problems().stream().anyMatch(p -> p.contains("query name")), e.problems().toString());
+    }
+}
