@@ -136,9 +136,10 @@ public final class MashupServer {
     }
 
     /**
-     * Runs the server from the command line. Exit status: 0 after a clean stop (or a good
-     * {@code --check}); 1 when it cannot start (e.g. the port is in use); 2 for a bad command line
-     * or bad definitions, every problem printed.
+     * Runs the server from the command line. Exit status: 0 for {@code --help} or a good
+     * {@code --check}; 143 (128 + SIGTERM, as for any JVM) after a graceful stop by SIGTERM or
+     * Ctrl-C (130); 1 when it cannot start (e.g. the port is in use); 2 for a bad command line or bad
+     * definitions, every problem printed.
      */
     public static void main(String[] args) throws Exception {
         quietJettyLogs();

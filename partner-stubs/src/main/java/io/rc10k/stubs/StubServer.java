@@ -88,7 +88,10 @@ public final class StubServer {
         return counters;
     }
 
-    /** Exit status 0 after a clean stop, 1 when the server cannot start, 2 for a bad command line. */
+    /**
+     * Exit status: 143 (128 + SIGTERM, as for any JVM) after a stop by SIGTERM, 130 for Ctrl-C; 1
+     * when the server cannot start; 2 for a bad command line; 0 for {@code --help}.
+     */
     public static void main(String[] args) throws Exception {
         quietJettyLogs();
         StubOptions options;

@@ -19,7 +19,8 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
             "  --max-inflight N      mashup requests at once; more get 503 + Retry-After (default "
                     + MashupOptions.DEFAULT_MAX_IN_FLIGHT + ")",
             "  --help                print this and exit",
-            "Exit status: 0 clean stop, 1 cannot start, 2 bad command line or definitions.");
+            "Exit status: 143 after a graceful stop by SIGTERM (130 for Ctrl-C), 1 cannot start,",
+            "2 bad command line or definitions, 0 for --help and a valid --check.");
 
     public static CommandLine parse(String... args) {
         MashupOptions options = MashupOptions.defaults();

@@ -1,0 +1,83 @@
+package io.rc10k.mashup;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** mashup-server.jar as a process of its own, started as the README says, for tests that need its own JVM. */
+final class JarProcess implements AutoCloseable {
+    static final String JAR = System.getProperty("rc10k.mashup.jar", "target/mashup-server.jar");
+    private static final Pattern READY = Pattern.compile("mashup-server ready on (http://\\S+)");
+
+    final Process process;
+    final URI uri;
+    final StringBuffer output = new StringBuffer();
+
+    private JarProcess(Process process, URI uri) {
+        this.process = process;
+        this.uri = uri;
+    }
+
+    static Process run(String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "-jar", JAR));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).start();
+    }
+
+    static JarProcess start(String... args) throws Exception {
+        Process process = run(args);
+        CompletableFuture<URI> ready = new CompletableFuture<>();
+        JarProcess[] self = new JarProcess[1];
+        StringBuffer output = new StringBuffer();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = out.readLine()) != null) {
+                    output.append(line).append('\n');
+                    Matcher m = READY.matcher(line);
+                    if (m.find()) {
+                        ready.complete(URI.create(m.group(1)));
+                    }
+                }
+            } catch (IOException e) {
+                ready.completeExceptionally(e);
+            }
+            ready.completeExceptionally(new IOException("exited before ready:\n" + output));
+        }, "mashup-jar-output");
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            JarProcess jar = new JarProcess(process, ready.get(60, TimeUnit.SECONDS));
+            self[0] = jar;
+            return jar;
+        } catch (Exception e) {
+            process.destroyForcibly();
+            throw e;
+        }
+    }
+
+    /** SIGTERM, then waits (bounded) for the exit status. */
+    int stop() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("the server did not exit within 60 s of SIGTERM");
+        }
+        return process.exitValue();
+    }
+
+    @Override
+    public void close() {
+        process.destroyForcibly();
+    }
+}

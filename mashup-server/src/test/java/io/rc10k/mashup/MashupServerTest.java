@@ -1,0 +1,217 @@
+package io.rc10k.mashup;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rc10k.broker.BrokerClient;
+import io.rc10k.stubs.PartnerStubs;
+import io.rc10k.stubs.StubOptions;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The server over real partner stubs on loopback, in every mode. */
+class MashupServerTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static PartnerStubs stubs;
+    private static PartnerStubs elsewhere;
+    private static Definitions definitions;
+
+    @BeforeAll
+    static void start() throws Exception {
+        stubs = PartnerStubs.start(StubOptions.builder().h2c(true).maxStallMillis(3_000).build());
+        elsewhere = PartnerStubs.start();
+        definitions = TestServer.definitions(stubs);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        stubs.close();
+        elsewhere.close();
+    }
+
+    private static JsonNode json(ContentResponse response) throws Exception {
+        assertEquals("application/json", response.getMediaType());
+        return JSON.readTree(response.getContent());
+    }
+
+    /** The composite without its timings, which differ from run to run. */
+    private static JsonNode withoutTimes(JsonNode node) {
+        JsonNode copy = node.deepCopy();
+        strip(copy);
+        return copy;
+    }
+
+    private static void strip(JsonNode node) {
+        if (node instanceof ObjectNode object) {
+            object.remove("elapsedMillis");
+            object.elements().forEachRemaining(MashupServerTest::strip);
+        }
+    }
+
+    @Test
+    void everyModeReturnsTheSameComposite() throws Exception {
+        List<JsonNode> composites = new ArrayList<>();
+        List<Mode> modes = new ArrayList<>(List.of(Mode.ASYNC, Mode.SYNC));
+        if (Runtime.version().feature() >= 21) {
+            modes.add(Mode.VIRTUAL);
+        }
+        for (Mode mode : modes) {
+            try (TestServer server = TestServer.start(mode, definitions)) {
+                for (String path : List.of("/mashup/travel?city=Paris", "/mashup/partial", "/mashup/broken")) {
+                    ContentResponse response = server.get(path);
+                    composites.add(withoutTimes(json(response)).deepCopy());
+                    assertNotNull(response.getHeaders().get("Mashup-Complete"));
+                }
+            }
+        }
+        int perMode = 3;
+        for (int m = 1; m < modes.size(); m++) {
+            for (int i = 0; i < perMode; i++) {
+                assertEquals(composites.get(i), composites.get(m * perMode + i), modes.get(m) + " differs from async");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void completeCompositeEmbedsEveryPartnersJson(Mode mode) throws Exception {
+        try (TestServer server = TestServer.start(mode, definitions)) {
+            ContentResponse response = server.get("/mashup/travel?city=Paris");
+            assertEquals(200, response.getStatus());
+            assertEquals("true", response.getHeaders().get("Mashup-Complete"));
+            JsonNode body = json(response);
+            assertEquals("travel", body.get("mashup").asText());
+            assertTrue(body.get("complete").asBoolean());
+            assertEquals("Paris", body.at("/parts/weather/body/city").asText());
+            assertEquals(200, body.at("/parts/hotels/status").asInt());
+            assertEquals("Paris", body.at("/parts/flights/body/to").asText(), "the h2c partner answered too");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void partialResultsKeepTheGoodPartsAndNameEachError(Mode mode) throws Exception {
+        try (TestServer server = TestServer.start(mode, definitions)) {
+            ContentResponse response = server.get("/mashup/partial");
+            assertEquals(200, response.getStatus());
+            assertEquals("false", response.getHeaders().get("Mashup-Complete"));
+            JsonNode body = json(response);
+            assertEquals("fast", body.at("/parts/fast/body/id").asText());
+            assertEquals("timeout", body.at("/parts/stalled/error").asText());
+            assertEquals("http_error", body.at("/parts/broken/error").asText());
+            assertEquals(503, body.at("/parts/broken/status").asInt());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void statusRulesHold(Mode mode) throws Exception {
+        try (TestServer server = TestServer.start(mode, definitions)) {
+            assertEquals(504, server.get("/mashup/slow").getStatus(), "every part timed out");
+            ContentResponse broken = server.get("/mashup/broken");
+            assertEquals(502, broken.getStatus(), "every part failed");
+            JsonNode body = json(broken);
+            assertEquals("reset", body.at("/parts/reset/error").asText());
+            assertEquals("malformed_json", body.at("/parts/garbage/error").asText());
+            ContentResponse missing = server.get("/mashup/travel");
+            assertEquals(400, missing.getStatus());
+            assertEquals("city", json(missing).get("parameter").asText());
+            assertEquals(404, server.get("/mashup/nowhere").getStatus());
+            assertEquals(200, server.get("/health").getStatus());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void hostileValuesArriveEncodedAtTheConfiguredPartnerOnly(Mode mode) throws Exception {
+        List<String> hostile = List.of("../../etc/passwd", "a%2Fb", "x%00y", "x\u0000y", "line\r\nX-Injected: 1",
+                "@127.0.0.1:" + elsewhere.port(), "http://127.0.0.1:" + elsewhere.port() + "/stub",
+                "//127.0.0.1:" + elsewhere.port(), "a&fault=reset", "#frag");
+        try (TestServer server = TestServer.start(mode, definitions)) {
+            elsewhere.resetStats();
+            for (String value : hostile) {
+                String encoded = URLEncoder.encode(value, StandardCharsets.UTF_8);
+                ContentResponse query = server.get("/mashup/echo?q=" + encoded);
+                assertEquals(200, query.getStatus(), value);
+                assertEquals(value, json(query).at("/parts/echo/body/id").asText(), "query value reached as sent");
+                ContentResponse path = server.get("/mashup/pathecho/" + encoded.replace("+", "%20"));
+                if (value.contains("/") || value.contains("%") || value.chars().anyMatch(c -> c < 0x20)) {
+                    // Jetty refuses ambiguous or control characters in a path (%2F, %00, %25, CR, LF) itself:
+                    // a 400 before any call is made.
+                    assertTrue(path.getStatus() == 200 || path.getStatus() == 400, value + " -> " + path.getStatus());
+                } else {
+                    assertEquals(200, path.getStatus(), value);
+                    assertEquals(value, json(path).at("/parts/echo/body/id").asText());
+                }
+            }
+            assertEquals(0, elsewhere.stats().served(), "a call left the configured partner");
+        }
+    }
+
+    @Test
+    void theServersPoolIsTheBrokersExecutorAndAsyncStartsNoOtherRequestPool() throws Exception {
+        java.util.Set<String> before = threadNames();
+        try (TestServer server = TestServer.start(Mode.ASYNC, definitions)) {
+            BrokerClient broker = server.server.getBean(BrokerClient.class);
+            assertSame(server.server.getThreadPool(), broker.executor());
+            QueuedThreadPool pool = (QueuedThreadPool) server.server.getThreadPool();
+            List<CompletableFuture<ContentResponse>> all = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                all.add(new org.eclipse.jetty.client.CompletableResponseListener(server.client.newRequest(
+                        server.uri.resolve("/mashup/travel?city=Lima")).timeout(30, TimeUnit.SECONDS)).send());
+            }
+            for (CompletableFuture<ContentResponse> f : all) {
+                assertEquals(200, f.get(60, TimeUnit.SECONDS).getStatus());
+            }
+            java.util.Set<String> started = threadNames();
+            started.removeAll(before);
+            String poolName = pool.getName();
+            assertTrue(started.stream().allMatch(n -> n.startsWith(poolName) || n.startsWith("mashup-scheduler")
+                    || n.startsWith("HttpClient") || n.startsWith("stub")),
+                    "async mode started threads outside the shared pool: " + started);
+        }
+    }
+
+    private static java.util.Set<String> threadNames() {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        Thread.getAllStackTraces().keySet().forEach(t -> names.add(t.getName()));
+        return names;
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void metricsCarryTheDesignNames(Mode mode) throws Exception {
+        try (TestServer server = TestServer.start(mode, definitions)) {
+            server.get("/mashup/travel?city=Rome");
+            server.get("/mashup/partial");
+            String metrics = server.get("/metrics").getContentAsString();
+            for (String name : List.of("jvm_threads_live_threads", "jvm_threads_peak_threads", "jetty_threads_busy",
+                    "jetty_threads_current", "mashup_inbound_inflight", "mashup_outbound_inflight",
+                    "mashup_outbound_connections{", "mashup_requests_total{mashup=\"travel\",outcome=\"complete\"}",
+                    "mashup_requests_total{mashup=\"partial\",outcome=\"partial\"}",
+                    "mashup_partner_calls_total{outcome=\"ok\",partner=\"weather\"}",
+                    "mashup_partner_calls_total{outcome=\"timeout\",partner=\"stub\"}",
+                    "mashup_request_seconds_count{mashup=\"travel\"}", "mashup_request_seconds_sum",
+                    "mashup_request_seconds_max", "mashup_request_seconds_bucket")) {
+                assertTrue(metrics.contains(name), name + " missing from /metrics");
+            }
+            assertTrue(metrics.contains("mashup_inbound_inflight 0.0"), "in-flight gauge back to 0");
+        }
+    }
+}
