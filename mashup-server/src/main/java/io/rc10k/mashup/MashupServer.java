@@ -87,7 +87,7 @@ public final class MashupServer {
         context.addServlet(new ServletHolder("mashups", mashupServlet(options.mode(), definitions, broker, metrics,
                 server)), "/");
         context.addServlet(new ServletHolder("metrics", new SmallServlets.Metrics(metrics)), "/metrics");
-        context.addServlet(new ServletHolder("health", new SmallServlets.Health(options.mode().label())), "/health");
+        context.addServlet(new ServletHolder("health", new SmallServlets.Health(options.mode().label(), pool.getName())), "/health");
         AdmissionHandler admission = new AdmissionHandler(options.maxInFlight(), metrics, context);
         server.setHandler(new GracefulHandler(admission));
 

@@ -12,7 +12,8 @@ import io.rc10k.broker.Partner;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import java.lang.reflect.Method;
+import java.util.concurrent.Executor;
 
 /**
  * The server's metrics, served as Prometheus text at {@code GET /metrics}. The names are those of
@@ -30,12 +31,14 @@ public final class MashupMetrics {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final AtomicInteger inboundInFlight = new AtomicInteger();
 
-    public MashupMetrics(QueuedThreadPool pool, BrokerClient broker) {
+    /**
+     * @param pool the shared pool. In a WAR it is the container's, loaded by another class loader, so
+     *             its {@code getBusyThreads}/{@code getThreads} are read by name, not through the type
+     */
+    public MashupMetrics(Executor pool, BrokerClient broker) {
         new JvmThreadMetrics().bindTo(registry);
-        Gauge.builder("jetty.threads.busy", pool, QueuedThreadPool::getBusyThreads)
-                .description("threads of the shared pool running a task").register(registry);
-        Gauge.builder("jetty.threads.current", pool, QueuedThreadPool::getThreads)
-                .description("threads of the shared pool").register(registry);
+        poolGauge("jetty.threads.busy", pool, "getBusyThreads", "threads of the shared pool running a task");
+        poolGauge("jetty.threads.current", pool, "getThreads", "threads of the shared pool");
         Gauge.builder("mashup.inbound.inflight", inboundInFlight, AtomicInteger::get)
                 .description("mashup requests admitted and not yet answered").register(registry);
         Gauge.builder("mashup.outbound.inflight", broker, BrokerClient::exchangesInFlight)
@@ -45,6 +48,22 @@ public final class MashupMetrics {
                     .tag("partner", partner.name())
                     .description("connections open to the partner").register(registry);
         }
+    }
+
+    private void poolGauge(String name, Executor pool, String getter, String description) {
+        Method method;
+        try {
+            method = pool.getClass().getMethod(getter);
+        } catch (NoSuchMethodException e) {
+            return; // Not a Jetty QueuedThreadPool: nothing to report under the jetty_threads names.
+        }
+        Gauge.builder(name, pool, p -> {
+            try {
+                return ((Number) method.invoke(p)).doubleValue();
+            } catch (ReflectiveOperationException e) {
+                return Double.NaN;
+            }
+        }).description(description).register(registry);
     }
 
     public void requestBegun() {

@@ -73,7 +73,9 @@ public final class MashupRouter {
     }
 
     public Route route(HttpServletRequest request) throws Rejection {
-        String[] raw = request.getRequestURI().substring(1).split("/", -1);
+        // Raw (still encoded) path within the context: a WAR lives under its context path.
+        String path = request.getRequestURI().substring(request.getContextPath().length());
+        String[] raw = (path.startsWith("/") ? path.substring(1) : path).split("/", -1);
         for (Compiled c : mashups) {
             Map<String, String> pathValues;
             try {
@@ -91,7 +93,7 @@ public final class MashupRouter {
                 }
             }
         }
-        throw new Rejection(404, "not_found", "no mashup at " + request.getRequestURI(), null);
+        throw new Rejection(404, "not_found", "no mashup at " + path, null);
     }
 
     private static Map<String, String> match(String[] pattern, String[] raw) throws Rejection {

@@ -28,15 +28,16 @@ public final class SmallServlets {
     }
 
     public static final class Health extends HttpServlet {
-        private final String mode;
+        private final byte[] body;
 
-        public Health(String mode) {
-            this.mode = mode;
+        /** @param executor the pool the server runs on, named for operators */
+        public Health(String mode, String executor) {
+            this.body = ("{\"status\":\"up\",\"mode\":\"" + mode + "\",\"executor\":\""
+                    + executor.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}").getBytes(StandardCharsets.UTF_8);
         }
 
         @Override
         protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-            byte[] body = ("{\"status\":\"up\",\"mode\":\"" + mode + "\"}").getBytes(StandardCharsets.UTF_8);
             response.setContentType("application/json");
             response.setContentLength(body.length);
             response.getOutputStream().write(body);

@@ -1,0 +1,132 @@
+package io.rc10k.mashup;
+
+import io.rc10k.broker.BrokerClient;
+import io.rc10k.mashup.internal.AsyncMashupServlet;
+import io.rc10k.mashup.internal.BlockingMashupServlet;
+import io.rc10k.mashup.internal.DefinitionsJson;
+import io.rc10k.mashup.internal.MashupMetrics;
+import io.rc10k.mashup.internal.MashupRouter;
+import io.rc10k.mashup.internal.SmallServlets;
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletContextEvent;
+import jakarta.servlet.ServletContextListener;
+import jakarta.servlet.ServletRegistration;
+import java.nio.file.Path;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The mashup server as a web application ({@code mashup-server.war}), started by {@code web.xml}.
+ * Definitions come from the context init-parameter {@code rc10k.definitions}, or the system property
+ * of that name; bad definitions fail the deployment with every problem logged. Inside Jetty the
+ * broker client runs on the container's own pool (context attribute
+ * {@code org.eclipse.jetty.server.Executor}, as Jetty's proxy servlet does); elsewhere on a pool of
+ * its own, which one log line says.
+ *
+ * <p>The standalone jar's admission limit ({@code --max-inflight}) is not part of the WAR: a
+ * deployed application relies on its container's limits.</p>
+ */
+public final class MashupWebApp implements ServletContextListener {
+    public static final String DEFINITIONS = "rc10k.definitions";
+    public static final String MODE = "rc10k.mode";
+    public static final String CONTAINER_EXECUTOR = "org.eclipse.jetty.server.Executor";
+    private static final Logger LOG = LoggerFactory.getLogger(MashupWebApp.class);
+
+    private BrokerClient broker;
+    private QueuedThreadPool ownPool;
+    private ExecutorService callThreads;
+
+    @Override
+    public void contextInitialized(ServletContextEvent event) {
+        ServletContext context = event.getServletContext();
+        String file = setting(context, DEFINITIONS);
+        if (file == null) {
+            throw new IllegalStateException("no mashup definitions: set the context init-parameter or system property "
+                    + DEFINITIONS + " to a JSON definitions file (see docs/mashup-server.md)");
+        }
+        Definitions definitions;
+        try {
+            definitions = DefinitionsJson.load(Path.of(file));
+        } catch (DefinitionException e) {
+            LOG.error("{}: {}", file, e.getMessage());
+            throw new IllegalStateException(file + ": " + e.getMessage(), e);
+        }
+        String modeText = setting(context, MODE);
+        Mode mode = modeText == null ? Mode.ASYNC : Mode.parse(modeText);
+        if (mode == Mode.VIRTUAL) {
+            throw new IllegalStateException(MODE + "=virtual is for the standalone jar; a WAR runs async or sync");
+        }
+
+        Executor executor;
+        if (context.getAttribute(CONTAINER_EXECUTOR) instanceof Executor containerPool) {
+            executor = containerPool;
+        } else {
+            ownPool = new QueuedThreadPool(200, 8);
+            ownPool.setName("rc10k-broker");
+            executor = ownPool;
+            LOG.info("no container executor (context attribute {}): the broker client runs on a pool of its own",
+                    CONTAINER_EXECUTOR);
+        }
+        broker = BrokerClient.builder().partners(definitions.partners().values()).executor(executor).build();
+        try {
+            if (ownPool != null) {
+                ownPool.start();
+            }
+            broker.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("broker client failed to start", e);
+        }
+        MashupMetrics metrics = new MashupMetrics(executor, broker);
+        MashupRouter router = new MashupRouter(definitions);
+        ServletRegistration.Dynamic mashups;
+        if (mode == Mode.ASYNC) {
+            mashups = context.addServlet("mashups", new AsyncMashupServlet(router, broker, metrics));
+            mashups.setAsyncSupported(true);
+        } else {
+            callThreads = Executors.newCachedThreadPool();
+            mashups = context.addServlet("mashups", new BlockingMashupServlet(router, broker, metrics, callThreads));
+        }
+        mashups.addMapping("/");
+        context.addServlet("metrics", new SmallServlets.Metrics(metrics)).addMapping("/metrics");
+        context.addServlet("health", new SmallServlets.Health(mode.label(), name(executor))).addMapping("/health");
+        LOG.info("mashup web application: {} mashups, {} partners, mode {}, executor {}",
+                definitions.mashups().size(), definitions.partners().size(), mode.label(), name(executor));
+    }
+
+    private static String name(Object executor) {
+        try {
+            return String.valueOf(executor.getClass().getMethod("getName").invoke(executor));
+        } catch (ReflectiveOperationException e) {
+            return executor.toString();
+        }
+    }
+
+    private static String setting(ServletContext context, String name) {
+        String value = context.getInitParameter(name);
+        if (value == null || value.isBlank()) {
+            value = System.getProperty(name);
+        }
+        return value == null || value.isBlank() ? null : value.trim();
+    }
+
+    @Override
+    public void contextDestroyed(ServletContextEvent event) {
+        try {
+            if (broker != null) {
+                broker.stop();
+            }
+            if (callThreads != null) {
+                callThreads.shutdownNow();
+            }
+            if (ownPool != null) {
+                ownPool.stop();
+            }
+        } catch (Exception e) {
+            LOG.warn("mashup web application did not stop cleanly", e);
+        }
+    }
+}
