@@ -150,7 +150,11 @@ class MashupServerTest {
                 ContentResponse query = server.get("/mashup/echo?q=" + encoded);
                 assertEquals(200, query.getStatus(), value);
                 assertEquals(value, json(query).at("/parts/echo/body/id").asText(), "query value reached as sent");
-                ContentResponse path = server.get("/mashup/pathecho/" + encoded.replace("+", "%20"));
+                // Jetty answers an ambiguous path with a 400 and closes the connection without announcing it
+                // (no Connection: close), so each hostile path goes on a connection of its own.
+                ContentResponse path = server.client.newRequest(server.uri.resolve("/mashup/pathecho/"
+                        + encoded.replace("+", "%20"))).headers(h -> h.put("Connection", "close"))
+                        .timeout(30, TimeUnit.SECONDS).send();
                 if (value.contains("/") || value.contains("%") || value.chars().anyMatch(c -> c < 0x20)) {
                     // Jetty refuses ambiguous or control characters in a path (%2F, %00, %25, CR, LF) itself:
                     // a 400 before any call is made.
@@ -192,6 +196,36 @@ class MashupServerTest {
         java.util.Set<String> names = new java.util.HashSet<>();
         Thread.getAllStackTraces().keySet().forEach(t -> names.add(t.getName()));
         return names;
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void beyondMaxInFlightRequestsGet503WithRetryAfterAtOnce(Mode mode) throws Exception {
+        try (TestServer server = TestServer.start(MashupOptions.defaults().withMode(mode).withMaxInFlight(2),
+                definitions)) {
+            List<CompletableFuture<ContentResponse>> held = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                held.add(new org.eclipse.jetty.client.CompletableResponseListener(server.client.newRequest(
+                        server.uri.resolve("/mashup/wait?ms=1500")).timeout(30, TimeUnit.SECONDS)).send());
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            io.rc10k.mashup.internal.MashupMetrics metrics = server.server.getBean(
+                    io.rc10k.mashup.internal.MashupMetrics.class);
+            while (metrics.inboundInFlight() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            ContentResponse shed = server.get("/mashup/travel?city=Paris");
+            assertEquals(503, shed.getStatus());
+            assertEquals("1", shed.getHeaders().get("Retry-After"));
+            assertEquals("overloaded", json(shed).get("error").asText());
+            assertEquals(200, server.get("/health").getStatus(), "health is never shed");
+            assertTrue(server.get("/metrics").getContentAsString()
+                    .contains("mashup_requests_total{mashup=\"any\",outcome=\"shed\"}"));
+            for (CompletableFuture<ContentResponse> f : held) {
+                assertEquals(200, f.get(30, TimeUnit.SECONDS).getStatus(), "admitted requests still complete");
+            }
+            assertEquals(200, server.get("/mashup/travel?city=Paris").getStatus(), "served again once below the limit");
+        }
     }
 
     @ParameterizedTest

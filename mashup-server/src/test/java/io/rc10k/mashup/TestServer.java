@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Assumptions;
 final class TestServer implements AutoCloseable {
     final Server server;
     final URI uri;
-    /** A client of its own: a shared one could reuse a pooled connection to an earlier server on the same port. */
+    /** A client of its own, so that no pooled connection outlives the server it was opened to. */
     final HttpClient client;
 
     private TestServer(Server server) throws Exception {

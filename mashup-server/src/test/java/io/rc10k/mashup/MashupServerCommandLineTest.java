@@ -1,0 +1,72 @@
+package io.rc10k.mashup;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line's exit statuses and messages, without starting a server. */
+class MashupServerCommandLineTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) throws Exception {
+        return MashupServer.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void checkOfAGoodFileSaysOkAndExits0(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("good.json");
+        Files.writeString(file, DefinitionsTest.GOOD);
+        assertEquals(0, run("--check", file.toString()));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("OK (2 partners, 1 mashups)"));
+    }
+
+    @Test
+    void badOptionsExit2NamingTheOption() throws Exception {
+        assertEquals(2, run("--mode", "threads"));
+        assertTrue(err().contains("--mode: \"threads\" (accepted: async, sync, virtual)"), err());
+        assertEquals(2, run("--port", "http"));
+        assertEquals(2, run("--max-threads", "2"));
+        assertEquals(2, run("--verbose"));
+        assertTrue(err().contains("unknown option \"--verbose\""), err());
+    }
+
+    @Test
+    void missingFileExits2(@TempDir Path dir) throws Exception {
+        assertEquals(2, run("--config", dir.resolve("nowhere.json").toString()));
+        assertTrue(err().contains("cannot be read"), err());
+    }
+
+    @Test
+    @EnabledForJreRange(max = JRE.JAVA_20, disabledReason = "virtual threads exist from JDK 21: the error is for older JDKs")
+    void virtualModeOnAnOldJdkExits2WithAClearError(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("good.json");
+        Files.writeString(file, DefinitionsTest.GOOD);
+        assertEquals(2, run("--mode", "virtual", "--config", file.toString(), "--port", "0"));
+        assertTrue(err().contains("--mode virtual needs a JDK 21 or newer"), err());
+    }
+
+    @Test
+    void helpListsEveryOption() throws Exception {
+        assertEquals(0, run("--help"));
+        String usage = out.toString(StandardCharsets.UTF_8);
+        for (String option : new String[] {"--config", "--check", "--mode", "--port", "--host", "--max-threads",
+            "--max-inflight"}) {
+            assertTrue(usage.contains(option), option);
+        }
+    }
+}
