@@ -74,33 +74,33 @@ class StandaloneJarIT {
 
     @Test
     void asyncModeAnswersAThousandPaperMashupsOnFewThreadsWhileSyncNeedsAThreadPerCall() throws Exception {
-        int[] cold;
-        int[] async;
-        long coldMillis;
-        long asyncMillis;
+        int rounds = 4;
+        int[][] async = new int[rounds][];
+        long[] millis = new long[rounds];
         try (JarProcess jar = JarProcess.start("--port", "0", "--mode", "async", "--max-threads", "64")) {
-            // Round 1 opens every connection (1,000 inbound, 2,000 to partners); round 2 finds them pooled.
-            long start = System.nanoTime();
-            cold = thousandPaperRequests(jar, 1_000);
-            coldMillis = (System.nanoTime() - start) / 1_000_000;
-            start = System.nanoTime();
-            async = thousandPaperRequests(jar, 1_000);
-            asyncMillis = (System.nanoTime() - start) / 1_000_000;
+            // Round 1 meets a cold JVM and opens every connection (1,000 inbound, 2,000 to partners);
+            // later rounds find the code compiled and the connections pooled.
+            for (int r = 0; r < rounds; r++) {
+                long start = System.nanoTime();
+                async[r] = thousandPaperRequests(jar, 1_000);
+                millis[r] = (System.nanoTime() - start) / 1_000_000;
+                assertEquals(1_000, async[r][0], "round " + (r + 1));
+                assertTrue(async[r][1] < 100, "async live threads peaked at " + async[r][1] + " in round " + (r + 1));
+            }
             assertEquals(143, jar.stop(), "SIGTERM: a JVM that ran its shutdown hooks exits 128 + 15");
         }
-        assertEquals(1_000, cold[0]);
-        assertTrue(cold[1] < 100, "async live threads peaked at " + cold[1] + " in the first round");
         int[] sync;
         try (JarProcess jar = JarProcess.start("--port", "0", "--mode", "sync", "--max-threads", "1100")) {
             sync = thousandPaperRequests(jar, 1_000);
             jar.stop();
         }
         // Times are reported, not asserted (docs/results/mashup-server.md records them): the machine is shared.
-        System.out.printf("thread economy: async round 1 answered %d/1000 in %d ms with at most %d live threads; "
-                + "round 2 %d/1000 in %d ms with at most %d; sync answered %d/1000 with at most %d live threads%n",
-                cold[0], coldMillis, cold[1], async[0], asyncMillis, async[1], sync[0], sync[1]);
-        assertEquals(1_000, async[0]);
-        assertTrue(async[1] < 100, "async live threads peaked at " + async[1]);
+        StringBuilder report = new StringBuilder("thread economy: async");
+        for (int r = 0; r < rounds; r++) {
+            report.append(String.format(" | round %d: %d/1000 in %d ms, at most %d live threads", r + 1,
+                    async[r][0], millis[r], async[r][1]));
+        }
+        System.out.println(report + String.format(" || sync: %d/1000, at most %d live threads", sync[0], sync[1]));
         assertEquals(1_000, sync[0]);
         assertTrue(sync[1] > 1_000, "sync live threads peaked at only " + sync[1]);
     }
