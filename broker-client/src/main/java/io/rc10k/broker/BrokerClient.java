@@ -295,7 +295,8 @@ public final class BrokerClient extends ContainerLifeCycle {
                 }
             }
         }
-        return new PartnerStats(partnerName, state.inFlight(), open, active, idle, state.outcomes());
+        return new PartnerStats(partnerName, state.inFlight(), open, active, idle, state.outcomes(),
+                state.breakerState());
     }
 
     /** The executor everything runs on (the injected one, or the client's own). */

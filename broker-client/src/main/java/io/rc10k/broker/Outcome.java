@@ -26,7 +26,9 @@ public final class Outcome {
         /** Not started: the partner's connections and queue were full. */
         REJECTED,
         /** Aborted by the caller, or by the client stopping while the exchange was in flight. */
-        CANCELLED;
+        CANCELLED,
+        /** Not started: the partner's circuit breaker is open after repeated failures. */
+        CIRCUIT_OPEN;
 
         /** The name used in metrics and composite responses: {@code connect_failed}, {@code too_large}, … */
         public String label() {

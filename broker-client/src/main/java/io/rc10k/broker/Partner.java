@@ -43,6 +43,34 @@ public final class Partner {
     public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(10);
     public static final long DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
     public static final int DEFAULT_RETRIES = 1;
+
+    /**
+     * When a partner's circuit breaker opens and for how long; see docs/broker-client.md.
+     *
+     * @param enabled             false turns the breaker off
+     * @param consecutiveFailures this many failures in a row open it
+     * @param failureRatio        or this share of failures over the last {@code window} calls…
+     * @param minimumCalls        …once at least this many calls were seen
+     * @param window              the number of recent calls the ratio is taken over
+     * @param coolDown            how long it stays open before one probe may go through
+     */
+    public record CircuitBreakerSettings(boolean enabled, int consecutiveFailures, double failureRatio,
+            int minimumCalls, int window, Duration coolDown) {
+        public static final CircuitBreakerSettings DEFAULT = new CircuitBreakerSettings(true, 10, 0.5, 20, 100,
+                Duration.ofSeconds(5));
+        public static final CircuitBreakerSettings DISABLED = new CircuitBreakerSettings(false, 1, 1, 1, 1,
+                Duration.ofSeconds(1));
+
+        public CircuitBreakerSettings {
+            if (consecutiveFailures < 1 || !(failureRatio > 0 && failureRatio <= 1) || minimumCalls < 1 || window < 1
+                    || minimumCalls > window || coolDown == null || coolDown.isNegative() || coolDown.isZero()) {
+                throw new IllegalArgumentException("circuitBreaker: consecutiveFailures " + consecutiveFailures
+                        + ", failureRatio " + failureRatio + ", minimumCalls " + minimumCalls + ", window " + window
+                        + ", coolDown " + coolDown + " (accepted: consecutiveFailures >= 1, 0 < failureRatio <= 1, "
+                        + "1 <= minimumCalls <= window, coolDown > 0)");
+            }
+        }
+    }
     private static final Pattern NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_-]{0,63}");
 
     private final String name;
@@ -55,6 +83,7 @@ public final class Partner {
     private final Duration callTimeout;
     private final long maxResponseBytes;
     private final int retries;
+    private final CircuitBreakerSettings circuitBreaker;
 
     private Partner(Builder b) {
         this.name = b.name;
@@ -67,6 +96,7 @@ public final class Partner {
         this.callTimeout = b.callTimeout;
         this.maxResponseBytes = b.maxResponseBytes;
         this.retries = b.retries;
+        this.circuitBreaker = b.circuitBreaker;
     }
 
     /**
@@ -133,6 +163,10 @@ public final class Partner {
         return retries;
     }
 
+    public CircuitBreakerSettings circuitBreaker() {
+        return circuitBreaker;
+    }
+
     @Override
     public String toString() {
         return "Partner{" + name + " " + baseUri + " " + protocol + ", maxConnections=" + maxConnections
@@ -151,6 +185,7 @@ public final class Partner {
         private Duration callTimeout = DEFAULT_CALL_TIMEOUT;
         private long maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
         private int retries = DEFAULT_RETRIES;
+        private CircuitBreakerSettings circuitBreaker = CircuitBreakerSettings.DEFAULT;
 
         private Builder(String name, String baseUri) {
             if (name == null || !NAME.matcher(name).matches()) {
@@ -224,6 +259,11 @@ public final class Partner {
                 throw new IllegalArgumentException(name + ".retries: " + retries + " (accepted: 0 to 10)");
             }
             this.retries = retries;
+            return this;
+        }
+
+        public Builder circuitBreaker(CircuitBreakerSettings circuitBreaker) {
+            this.circuitBreaker = Objects.requireNonNull(circuitBreaker, "circuitBreaker");
             return this;
         }
 

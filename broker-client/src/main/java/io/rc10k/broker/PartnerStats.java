@@ -11,7 +11,8 @@ import java.util.Map;
  * @param connectionsActive  connections carrying an exchange now
  * @param connectionsIdle    connections open and idle in the pool
  * @param outcomes           exchanges ended, by kind, since the client started
+ * @param circuit            the circuit breaker: {@code closed}, {@code open} or {@code half_open}
  */
 public record PartnerStats(String partner, int inFlight, int connectionsOpen, int connectionsActive,
-        int connectionsIdle, Map<Outcome.Kind, Long> outcomes) {
+        int connectionsIdle, Map<Outcome.Kind, Long> outcomes, String circuit) {
 }

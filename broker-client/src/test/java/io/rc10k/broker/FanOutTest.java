@@ -30,9 +30,11 @@ class FanOutTest {
     @BeforeEach
     void startBroker() throws Exception {
         broker = BrokerClient.builder()
-                .partner(Partner.builder("h1", stubs.uri().toString()).maxQueued(10_000).build())
+                // These tests time calls out on purpose; a breaker would (rightly) start refusing them.
+                .partner(Partner.builder("h1", stubs.uri().toString()).maxQueued(10_000)
+                        .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
                 .partner(Partner.builder("h2c", stubs.uri().toString()).protocol(Partner.Protocol.H2C)
-                        .maxQueued(10_000).build())
+                        .maxQueued(10_000).circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
                 .build();
         broker.start();
     }

@@ -16,9 +16,11 @@ public final class PartnerState {
     private final Partner partner;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final Map<Outcome.Kind, LongAdder> outcomes = new EnumMap<>(Outcome.Kind.class);
+    private final CircuitBreaker breaker;
 
     public PartnerState(Partner partner) {
         this.partner = partner;
+        this.breaker = new CircuitBreaker(partner.circuitBreaker());
         for (Outcome.Kind kind : Outcome.Kind.values()) {
             outcomes.put(kind, new LongAdder());
         }
@@ -45,8 +47,18 @@ public final class PartnerState {
         inFlight.decrementAndGet();
     }
 
-    void record(Outcome.Kind kind) {
+    void record(Outcome.Kind kind, int status) {
         outcomes.get(kind).increment();
+        breaker.record(kind, status);
+    }
+
+    boolean breakerAllows() {
+        return breaker.allow();
+    }
+
+    /** {@code closed}, {@code open} or {@code half_open}. */
+    public String breakerState() {
+        return breaker.state().name().toLowerCase(java.util.Locale.ROOT);
     }
 
     public int inFlight() {

@@ -87,6 +87,11 @@ public final class RealExchange implements Exchange {
     public RealExchange start() {
         startNanos = System.nanoTime();
         deadlineNanos = startNanos + partner.callTimeout().toNanos();
+        if (!state.breakerAllows()) {
+            finish(Outcome.failure(partner.name(), Outcome.Kind.CIRCUIT_OPEN, 0, new RejectedExecutionException(
+                    "partner " + partner.name() + ": circuit breaker open after repeated failures"), 0, 0), false);
+            return this;
+        }
         if (!state.tryAdmit()) {
             finish(Outcome.failure(partner.name(), Outcome.Kind.REJECTED, 0, new RejectedExecutionException(
                     "partner " + partner.name() + " is full: " + partner.capacity() + " exchanges in flight "
@@ -167,7 +172,7 @@ public final class RealExchange implements Exchange {
             state.release();
             counter.ended(this);
         }
-        state.record(result.kind());
+        state.record(result.kind(), result.status());
         current = null;
         events.run(() -> {
             call(l -> l.onComplete(this, result));
