@@ -13,7 +13,8 @@ class DefinitionsTest {
             {
               "partners": {
                 "weather": {"baseUri": "http://127.0.0.1:9001", "callTimeoutMillis": 2000},
-                "hotels":  {"baseUri": "http://127.0.0.1:9002", "protocol": "h2c", "maxConnections": 64}
+                "hotels":  {"baseUri": "http://127.0.0.1:9002", "protocol": "h2c", "maxConnections": 64,
+                            "circuitBreaker": {"consecutiveFailures": 3, "coolDownMillis": 250}}
               },
               "mashups": {
                 "travel": {
@@ -34,6 +35,9 @@ class DefinitionsTest {
         assertEquals(2, d.partners().size());
         assertEquals(io.rc10k.broker.Partner.Protocol.H2C, d.partners().get("hotels").protocol());
         assertEquals(64, d.partners().get("hotels").maxConnections());
+        assertEquals(3, d.partners().get("hotels").circuitBreaker().consecutiveFailures());
+        assertEquals(250, d.partners().get("hotels").circuitBreaker().coolDown().toMillis());
+        assertEquals(io.rc10k.broker.Partner.CircuitBreakerSettings.DEFAULT, d.partners().get("weather").circuitBreaker());
         MashupDefinition travel = d.mashups().get("travel");
         assertEquals("/mashup/travel", travel.path());
         assertEquals(1500, travel.deadline().toMillis());
@@ -48,7 +52,8 @@ class DefinitionsTest {
                 {
                   "partners": {
                     "weather": {"baseUri": "http://127.0.0.1:9001", "maxConnections": 0},
-                    "hotels":  {"baseUri": "ftp://example", "colour": "red"}
+                    "hotels":  {"baseUri": "ftp://example", "colour": "red"},
+                    "flights": {"baseUri": "http://127.0.0.1:9003", "circuitBreaker": {"failureRatio": 2}}
                   },
                   "mashups": {
                     "travel": {
@@ -68,13 +73,15 @@ class DefinitionsTest {
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("partners.hotels.baseUri: \"ftp://example\"")),
                 problems.toString());
         assertTrue(problems.contains("partners.hotels.colour: unknown field (known: baseUri, callTimeoutMillis, "
-                + "connectTimeoutMillis, maxConnections, maxQueued, maxResponseBytes, maxStreamsPerConnection, "
-                + "protocol, retries)"), problems.toString());
+                + "circuitBreaker, connectTimeoutMillis, maxConnections, maxQueued, maxResponseBytes, "
+                + "maxStreamsPerConnection, protocol, retries)"), problems.toString());
+        assertTrue(problems.stream().anyMatch(p -> p.startsWith("partners.flights.circuitBreaker: consecutiveFailures")),
+                problems.toString());
         assertTrue(problems.contains("mashups.travel.deadlineMillis: -5 (accepted: 1 to 600000)"), problems.toString());
         assertTrue(problems.contains("mashups.travel.calls[0].template: {city} is not a parameter of the mashup "
                 + "(known: none)"), problems.toString());
         assertTrue(problems.contains("mashups.travel.calls[1].partner: unknown partner \"hotel\" (known: weather, "
-                + "hotels)"),
+                + "hotels, flights)"),
                 problems.toString());
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("mashups.travel.calls[2].template:")),
                 problems.toString());

@@ -28,7 +28,10 @@ public final class DefinitionsJson {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> TOP = Set.of("partners", "mashups");
     private static final Set<String> PARTNER = Set.of("baseUri", "protocol", "maxConnections", "maxQueued",
-            "maxStreamsPerConnection", "connectTimeoutMillis", "callTimeoutMillis", "maxResponseBytes", "retries");
+            "maxStreamsPerConnection", "connectTimeoutMillis", "callTimeoutMillis", "maxResponseBytes", "retries",
+            "circuitBreaker");
+    private static final Set<String> BREAKER = Set.of("enabled", "consecutiveFailures", "failureRatio", "minimumCalls",
+            "window", "coolDownMillis");
     private static final Set<String> MASHUP = Set.of("path", "deadlineMillis", "parameters", "calls");
     private static final Set<String> PARAMETER = Set.of("required", "default", "maxLength");
     private static final Set<String> CALL = Set.of("name", "partner", "template", "forwardHeaders");
@@ -104,7 +107,50 @@ public final class DefinitionsJson {
         integer(node, "callTimeoutMillis", at, problems, v -> b.callTimeout(Duration.ofMillis(v)));
         integer(node, "maxResponseBytes", at, problems, b::maxResponseBytes);
         integer(node, "retries", at, problems, v -> b.retries(clamp(v)));
+        circuitBreaker(node.get("circuitBreaker"), at + ".circuitBreaker", problems).ifPresent(b::circuitBreaker);
         return problems.size() == before ? java.util.Optional.of(b.build()) : java.util.Optional.empty();
+    }
+
+    private static java.util.Optional<Partner.CircuitBreakerSettings> circuitBreaker(JsonNode node, String at,
+            List<String> problems) {
+        if (node == null) {
+            return java.util.Optional.empty();
+        }
+        if (!node.isObject()) {
+            problems.add(at + ": must be an object such as {\"consecutiveFailures\": 10, \"coolDownMillis\": 5000}");
+            return java.util.Optional.empty();
+        }
+        unknownFields(node, BREAKER, at + ".", problems);
+        Partner.CircuitBreakerSettings d = Partner.CircuitBreakerSettings.DEFAULT;
+        JsonNode enabled = node.get("enabled");
+        if (enabled != null && !enabled.isBoolean()) {
+            problems.add(at + ".enabled: " + enabled + " (accepted: true or false)");
+        }
+        long[] consecutive = {d.consecutiveFailures()};
+        long[] minimum = {d.minimumCalls()};
+        long[] window = {d.window()};
+        long[] coolDown = {d.coolDown().toMillis()};
+        integer(node, "consecutiveFailures", at, problems, v -> consecutive[0] = v);
+        integer(node, "minimumCalls", at, problems, v -> minimum[0] = v);
+        integer(node, "window", at, problems, v -> window[0] = v);
+        integer(node, "coolDownMillis", at, problems, v -> coolDown[0] = v);
+        double ratio = d.failureRatio();
+        JsonNode ratioNode = node.get("failureRatio");
+        if (ratioNode != null) {
+            if (!ratioNode.isNumber()) {
+                problems.add(at + ".failureRatio: " + ratioNode + " (accepted: a number above 0, at most 1)");
+            } else {
+                ratio = ratioNode.asDouble();
+            }
+        }
+        try {
+            return java.util.Optional.of(new Partner.CircuitBreakerSettings(enabled == null || enabled.asBoolean(),
+                    clamp(consecutive[0]), ratio, clamp(minimum[0]), clamp(window[0]),
+                    Duration.ofMillis(Math.max(0, coolDown[0]))));
+        } catch (IllegalArgumentException e) {
+            problems.add(at + ": " + e.getMessage().substring(e.getMessage().indexOf(": ") + 2));
+            return java.util.Optional.empty();
+        }
     }
 
     private static MashupDefinition mashup(String name, JsonNode node, List<String> problems) {
