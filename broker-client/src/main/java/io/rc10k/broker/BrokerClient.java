@@ -20,6 +20,7 @@ import org.eclipse.jetty.client.Destination;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.transport.HttpClientConnectionFactory;
 import org.eclipse.jetty.client.transport.HttpClientTransportDynamic;
+import org.eclipse.jetty.http.HttpCookieStore;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.http2.client.transport.ClientConnectionFactoryOverHTTP2;
@@ -136,6 +137,8 @@ public final class BrokerClient extends ContainerLifeCycle {
         http.setFollowRedirects(false);
         http.setStrictEventOrdering(false);
         http.setUserAgentField(null);
+        // Never keep cookies: a Set-Cookie one caller's call receives must not ride on another caller's calls.
+        http.setHttpCookieStore(new HttpCookieStore.Empty());
         addBean(http, true);
         super.doStart();
         if (injectedExecutor == null) {
@@ -206,6 +209,20 @@ public final class BrokerClient extends ContainerLifeCycle {
         URI uri = resolve(state.partner(), pathAndQuery);
         return new RealExchange(http, state, method.toUpperCase(java.util.Locale.ROOT), uri,
                 headers == null ? null : fields -> fields.add(headers), listener, counter);
+    }
+
+    /**
+     * The URI a call to {@code partner} with {@code pathAndQuery} would reach; throws
+     * {@link IllegalArgumentException} (the message says why) for a call the broker would refuse, so a
+     * caller can check its calls before it commits to anything.
+     */
+    public URI resolve(String partner, String pathAndQuery) {
+        PartnerState state = states.get(partner);
+        if (state == null) {
+            throw new IllegalArgumentException("unknown partner \"" + partner + "\" (known: "
+                    + String.join(", ", states.keySet()) + ")");
+        }
+        return resolve(state.partner(), pathAndQuery);
     }
 
     /**

@@ -265,6 +265,20 @@ class BrokerClientTest {
     }
 
     @Test
+    void aCookieOneCallReceivesIsNeverSentOnAnotherCall() throws Exception {
+        BrokerClient broker = start(BrokerClient.builder().partner(Partner.builder("p", stubs.uri().toString())
+                .build()));
+        try {
+            Outcome login = await(broker.exchange("p", "GET", "stub?cookie=SESSION=userA-secret", null));
+            assertEquals(Outcome.Kind.OK, login.kind());
+            Outcome next = await(broker.exchange("p", "GET", "echo", null));
+            assertTrue(!next.bodyAsString().contains("SESSION"), "a stored cookie rode along: " + next.bodyAsString());
+        } finally {
+            broker.stop();
+        }
+    }
+
+    @Test
     void unknownPartnerIsNamedWithTheKnownOnes() throws Exception {
         BrokerClient broker = start(BrokerClient.builder().partner(Partner.builder("weather", stubs.uri().toString())
                 .build()));

@@ -34,9 +34,10 @@ public final class Definitions {
     private static final Pattern PARAMETER = Pattern.compile("[A-Za-z][A-Za-z0-9_.-]{0,63}");
     private static final Pattern PATH = Pattern.compile("(/([A-Za-z0-9._~-]+|\\{[A-Za-z][A-Za-z0-9_.-]*\\}))+");
     private static final Set<String> RESERVED_PATHS = Set.of("/metrics", "/health");
+    /** The broker refuses these (and every {@code Proxy-*}): they would redirect or re-frame a request. */
     private static final Set<String> NEVER_FORWARDED = Set.of("connection", "keep-alive", "proxy-authenticate",
             "proxy-authorization", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade", "host",
-            "content-length");
+            "content-length", "expect");
 
     private final Map<String, Partner> partners;
     private final Map<String, MashupDefinition> mashups;
@@ -188,7 +189,8 @@ public final class Definitions {
                     all.add(cat + ".template: " + e.getMessage());
                 }
                 for (String header : call.forwardHeaders()) {
-                    if (NEVER_FORWARDED.contains(header.toLowerCase(Locale.ROOT))) {
+                    String lower = header.toLowerCase(Locale.ROOT);
+                    if (NEVER_FORWARDED.contains(lower) || lower.startsWith("proxy-")) {
                         all.add(cat + ".forwardHeaders: \"" + header + "\" is hop-by-hop or set by the client; it is "
                                 + "never forwarded");
                     }

@@ -4,7 +4,10 @@ import io.rc10k.broker.BrokerClient;
 import io.rc10k.mashup.internal.AdmissionHandler;
 import io.rc10k.mashup.internal.AsyncMashupServlet;
 import io.rc10k.mashup.internal.BlockingMashupServlet;
+import io.rc10k.mashup.internal.CallThreads;
 import io.rc10k.mashup.internal.CommandLine;
+import io.rc10k.mashup.internal.DefinitionsJson;
+import io.rc10k.mashup.internal.JsonErrorHandler;
 import io.rc10k.mashup.internal.MashupMetrics;
 import io.rc10k.mashup.internal.MashupRouter;
 import io.rc10k.mashup.internal.SmallServlets;
@@ -13,10 +16,6 @@ import io.rc10k.stubs.StubOptions;
 import jakarta.servlet.http.HttpServlet;
 import java.io.PrintStream;
 import java.net.BindException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
 import org.eclipse.jetty.io.ArrayByteBufferPool;
@@ -27,7 +26,6 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.Slf4jRequestLogWriter;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.VirtualThreads;
-import org.eclipse.jetty.util.component.LifeCycle;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 import org.eclipse.jetty.util.thread.Scheduler;
@@ -90,6 +88,7 @@ public final class MashupServer {
         context.addServlet(new ServletHolder("health", new SmallServlets.Health(options.mode().label(), pool.getName())), "/health");
         AdmissionHandler admission = new AdmissionHandler(options.maxInFlight(), metrics, context);
         server.setHandler(new GracefulHandler(admission));
+        server.setErrorHandler(new JsonErrorHandler());
 
         long longestDeadline = definitions.mashups().values().stream()
                 .mapToLong(m -> m.deadline().toMillis()).max().orElse(0);
@@ -104,35 +103,9 @@ public final class MashupServer {
         if (mode == Mode.ASYNC) {
             return new AsyncMashupServlet(router, broker, metrics);
         }
-        ExecutorService callThreads = mode == Mode.VIRTUAL
-                ? virtualThreadPerTask()
-                : Executors.newCachedThreadPool(named("sync-call-"));
-        // The call threads live as long as the server.
-        server.addEventListener(new LifeCycle.Listener() {
-            @Override
-            public void lifeCycleStopped(LifeCycle event) {
-                callThreads.shutdownNow();
-            }
-        });
+        CallThreads callThreads = new CallThreads(mode == Mode.VIRTUAL);
+        server.addBean(callThreads, true);
         return new BlockingMashupServlet(router, broker, metrics, callThreads);
-    }
-
-    /** {@code Executors.newVirtualThreadPerTaskExecutor()}, reached by reflection: this code is compiled for 17. */
-    private static ExecutorService virtualThreadPerTask() {
-        try {
-            return (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("virtual threads are not available on " + Runtime.version(), e);
-        }
-    }
-
-    private static ThreadFactory named(String prefix) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, prefix + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
     }
 
     /**
@@ -164,7 +137,7 @@ public final class MashupServer {
         }
         if (command.check() != null) {
             try {
-                Definitions definitions = io.rc10k.mashup.internal.DefinitionsJson.load(command.check());
+                Definitions definitions = DefinitionsJson.load(command.check());
                 out.println(command.check() + ": OK (" + definitions.partners().size() + " partners, "
                         + definitions.mashups().size() + " mashups)");
                 return 0;
@@ -177,7 +150,7 @@ public final class MashupServer {
         Definitions definitions;
         try {
             if (command.config() != null) {
-                definitions = io.rc10k.mashup.internal.DefinitionsJson.load(command.config());
+                definitions = DefinitionsJson.load(command.config());
             } else {
                 stubs = PartnerStubs.start(StubOptions.builder().maxStallMillis(10_000).build());
                 definitions = Demo.definitions(stubs.uri());

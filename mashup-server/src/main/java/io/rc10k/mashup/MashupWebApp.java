@@ -3,6 +3,7 @@ package io.rc10k.mashup;
 import io.rc10k.broker.BrokerClient;
 import io.rc10k.mashup.internal.AsyncMashupServlet;
 import io.rc10k.mashup.internal.BlockingMashupServlet;
+import io.rc10k.mashup.internal.CallThreads;
 import io.rc10k.mashup.internal.DefinitionsJson;
 import io.rc10k.mashup.internal.MashupMetrics;
 import io.rc10k.mashup.internal.MashupRouter;
@@ -12,9 +13,7 @@ import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
 import jakarta.servlet.ServletRegistration;
 import java.nio.file.Path;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +37,7 @@ public final class MashupWebApp implements ServletContextListener {
 
     private BrokerClient broker;
     private QueuedThreadPool ownPool;
-    private ExecutorService callThreads;
+    private CallThreads callThreads;
 
     @Override
     public void contextInitialized(ServletContextEvent event) {
@@ -77,8 +76,13 @@ public final class MashupWebApp implements ServletContextListener {
                 ownPool.start();
             }
             broker.start();
+            if (mode == Mode.SYNC) {
+                callThreads = new CallThreads(false);
+                callThreads.start();
+            }
         } catch (Exception e) {
-            throw new IllegalStateException("broker client failed to start", e);
+            contextDestroyed(event);
+            throw new IllegalStateException("mashup web application failed to start", e);
         }
         MashupMetrics metrics = new MashupMetrics(executor, broker);
         MashupRouter router = new MashupRouter(definitions);
@@ -87,7 +91,6 @@ public final class MashupWebApp implements ServletContextListener {
             mashups = context.addServlet("mashups", new AsyncMashupServlet(router, broker, metrics));
             mashups.setAsyncSupported(true);
         } else {
-            callThreads = Executors.newCachedThreadPool();
             mashups = context.addServlet("mashups", new BlockingMashupServlet(router, broker, metrics, callThreads));
         }
         mashups.addMapping("/");
@@ -113,20 +116,22 @@ public final class MashupWebApp implements ServletContextListener {
         return value == null || value.isBlank() ? null : value.trim();
     }
 
+    /** Stops each part on its own, so that one failing to stop does not leave the others running. */
     @Override
     public void contextDestroyed(ServletContextEvent event) {
+        stop(broker, "broker client");
+        stop(callThreads, "call threads");
+        stop(ownPool, "broker pool");
+    }
+
+    private static void stop(org.eclipse.jetty.util.component.LifeCycle part, String what) {
+        if (part == null) {
+            return;
+        }
         try {
-            if (broker != null) {
-                broker.stop();
-            }
-            if (callThreads != null) {
-                callThreads.shutdownNow();
-            }
-            if (ownPool != null) {
-                ownPool.stop();
-            }
+            part.stop();
         } catch (Exception e) {
-            LOG.warn("mashup web application did not stop cleanly", e);
+            LOG.warn("mashup web application: the {} did not stop cleanly", what, e);
         }
     }
 }

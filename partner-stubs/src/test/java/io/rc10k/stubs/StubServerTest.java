@@ -233,6 +233,18 @@ class StubServerTest {
     }
 
     @Test
+    void echoReturnsTheRequestAsReceived() throws Exception {
+        ContentResponse response = client.newRequest(stubs.uri().resolve("/echo?a=1%202"))
+                .headers(h -> h.put("X-Trace", "abc").put("Cookie", "k=v")).send();
+        JsonNode body = json(response);
+        assertEquals("GET", body.get("method").asText());
+        assertEquals("/echo", body.get("path").asText());
+        assertEquals("a=1%202", body.get("query").asText());
+        assertEquals("abc", body.at("/headers/x-trace").asText());
+        assertEquals("k=v", body.at("/headers/cookie").asText());
+    }
+
+    @Test
     void unknownPathGets404ListingThePaths() throws Exception {
         ContentResponse response = get("/nowhere");
         assertEquals(404, response.getStatus());

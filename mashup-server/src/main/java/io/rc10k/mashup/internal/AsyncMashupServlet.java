@@ -19,8 +19,13 @@ import org.slf4j.LoggerFactory;
  * thread goes back to the pool, and the broker's FanOut runs on selectors. When the fan-out
  * completes — every answer in, or the deadline — the request is resumed through
  * {@link AsyncContext#start} (a container thread, never the client callback thread) to write the
- * composite and complete. Exactly one response per request: {@link #respond} guards it, and the
- * container's async timeout (deadline + 5 s) is only a safety net that answers 504.
+ * composite and complete.
+ *
+ * <p>Exactly one response: the calls are built and checked before {@code startAsync()}; the single
+ * response is claimed ({@code responded}) on a container thread, either by the resumed task or by
+ * the container's async timeout (deadline + 5 s, a safety net that answers 504). If the container
+ * will not dispatch (it is stopping), the request ends with a bodiless 503 — no blocking write on
+ * the callback thread.</p>
  */
 public final class AsyncMashupServlet extends MashupServlet {
     private static final Logger LOG = LoggerFactory.getLogger(AsyncMashupServlet.class);
@@ -37,19 +42,28 @@ public final class AsyncMashupServlet extends MashupServlet {
         if (route == null) {
             return;
         }
+        FanOut fanOut = broker.fanOut(route.mashup().deadline());
+        for (MashupRouter.Call call : route.calls()) {
+            fanOut.call(call.partner(), "GET", call.pathAndQuery(), call.headers(), ExchangeListener.NONE);
+        }
         metrics.requestBegun();
         AsyncContext async = request.startAsync();
         async.setTimeout(route.mashup().deadline().toMillis() + SAFETY_MARGIN_MILLIS);
         AtomicBoolean responded = new AtomicBoolean();
         async.addListener(new AsyncListener() {
             @Override
-            public void onTimeout(AsyncEvent event) throws IOException {
+            public void onTimeout(AsyncEvent event) {
                 if (responded.compareAndSet(false, true)) {
                     LOG.warn("mashup {} outlived its deadline by {} ms; answered 504", route.mashup().name(),
                             SAFETY_MARGIN_MILLIS);
-                    metrics.requestEnded(route.mashup().name(), "timeout", System.nanoTime() - start);
-                    write(response, 504, false, Composite.error("timeout", "the mashup did not complete"));
-                    async.complete();
+                    try {
+                        write(response, 504, false, Composite.error("timeout", "the mashup did not complete"));
+                    } catch (IOException | RuntimeException e) {
+                        LOG.debug("could not write the 504 of mashup {}", route.mashup().name(), e);
+                    } finally {
+                        metrics.requestEnded(route.mashup().name(), "timeout", System.nanoTime() - start);
+                        async.complete();
+                    }
                 }
             }
 
@@ -68,30 +82,33 @@ public final class AsyncMashupServlet extends MashupServlet {
             public void onStartAsync(AsyncEvent event) {
             }
         });
-        FanOut fanOut = broker.fanOut(route.mashup().deadline());
-        for (MashupRouter.Call call : route.calls()) {
-            fanOut.call(call.partner(), "GET", call.pathAndQuery(), call.headers(), ExchangeListener.NONE);
-        }
         fanOut.start().thenAccept(result -> resume(async, response, route, result, responded, start));
     }
 
     /** Runs on the thread that ended the fan-out: hands the writing to the container, never writes here. */
     private void resume(AsyncContext async, HttpServletResponse response, MashupRouter.Route route,
             FanOutResult result, AtomicBoolean responded, long start) {
-        if (!responded.compareAndSet(false, true)) {
-            return;
-        }
-        Runnable respond = () -> respond(async, response, route, result, start);
         try {
-            async.start(respond);
+            async.start(() -> respond(async, response, route, result, responded, start));
         } catch (RuntimeException e) {
-            // The container would not dispatch (stopping): answer from here rather than lose the request.
-            respond.run();
+            // The container will not dispatch (stopping, or the request already timed out and completed).
+            if (responded.compareAndSet(false, true)) {
+                metrics.requestEnded(route.mashup().name(), "server_stopping", System.nanoTime() - start);
+                try {
+                    response.setStatus(503);
+                    async.complete();
+                } catch (RuntimeException ignored) {
+                    // Already completed by the container: nothing left to answer.
+                }
+            }
         }
     }
 
     private void respond(AsyncContext async, HttpServletResponse response, MashupRouter.Route route,
-            FanOutResult result, long start) {
+            FanOutResult result, AtomicBoolean responded, long start) {
+        if (!responded.compareAndSet(false, true)) {
+            return; // the safety-net timeout answered first
+        }
         try {
             answer(response, route, result.outcomes(), start);
         } catch (IOException | RuntimeException e) {

@@ -9,25 +9,26 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Sync and virtual modes: the request's own thread blocks until the mashup is done, and each
- * outbound call blocks a thread of its own ({@code callThreads}) until its answer — the paper's
- * Eq. 1 design, n = N·(1 + c). Sync runs both on platform threads; virtual runs the servlet
- * dispatch and the calls on virtual threads. At the deadline unfinished exchanges are expired
- * (TIMEOUT), exactly as the async FanOut does.
+ * outbound call blocks a thread of its own ({@link CallThreads}) until its answer — the paper's
+ * Eq. 1 design, n = N·(1 + c). At the deadline unfinished exchanges are expired (TIMEOUT), exactly
+ * as the async FanOut does; expiry ends each call thread's wait, so no thread outlives its call.
+ * One grace bound (deadline + 5 s) covers the whole request, however many calls it has.
  */
 public final class BlockingMashupServlet extends MashupServlet {
-    private final transient ExecutorService callThreads;
+    private final transient Executor callThreads;
 
     public BlockingMashupServlet(MashupRouter router, BrokerClient broker, MashupMetrics metrics,
-            ExecutorService callThreads) {
+            Executor callThreads) {
         super(router, broker, metrics);
         this.callThreads = callThreads;
     }
@@ -40,44 +41,60 @@ public final class BlockingMashupServlet extends MashupServlet {
             return;
         }
         metrics.requestBegun();
-        List<MashupRouter.Call> calls = route.calls();
-        AtomicReferenceArray<Exchange> exchanges = new AtomicReferenceArray<>(calls.size());
-        List<Future<Outcome>> answers = new ArrayList<>(calls.size());
-        for (int i = 0; i < calls.size(); i++) {
-            int slot = i;
-            MashupRouter.Call call = calls.get(i);
-            answers.add(callThreads.submit(() -> {
+        List<Outcome> outcomes = new ArrayList<>();
+        try {
+            List<MashupRouter.Call> calls = route.calls();
+            AtomicReferenceArray<Exchange> exchanges = new AtomicReferenceArray<>(calls.size());
+            List<CompletableFuture<Outcome>> answers = new ArrayList<>(calls.size());
+            for (int i = 0; i < calls.size(); i++) {
+                answers.add(startCall(calls.get(i), exchanges, i));
+            }
+            long deadline = start + route.mashup().deadline().toNanos();
+            long grace = deadline + TimeUnit.MILLISECONDS.toNanos(AsyncMashupServlet.SAFETY_MARGIN_MILLIS);
+            for (int i = 0; i < calls.size(); i++) {
+                outcomes.add(await(answers.get(i), exchanges, i, calls.get(i), deadline, grace));
+            }
+        } finally {
+            answer(response, route, outcomes, start);
+        }
+    }
+
+    private CompletableFuture<Outcome> startCall(MashupRouter.Call call, AtomicReferenceArray<Exchange> exchanges,
+            int slot) {
+        try {
+            return CompletableFuture.supplyAsync(() -> {
                 Exchange exchange = broker.exchange(call.partner(), "GET", call.pathAndQuery(), call.headers(),
                         ExchangeListener.NONE);
                 exchanges.set(slot, exchange);
-                return exchange.outcome().toCompletableFuture().get();
-            }));
+                // Blocks this call's own thread until the outcome: that is the point of the mode.
+                return exchange.outcome().toCompletableFuture().join();
+            }, callThreads);
+        } catch (RejectedExecutionException e) {
+            return CompletableFuture.completedFuture(Outcome.failure(call.partner(), Outcome.Kind.REJECTED, 0, e, 0, 0));
         }
-        long deadline = start + route.mashup().deadline().toNanos();
-        List<Outcome> outcomes = new ArrayList<>(calls.size());
-        for (int i = 0; i < calls.size(); i++) {
-            outcomes.add(await(answers.get(i), exchanges, i, calls.get(i), deadline));
-        }
-        answer(response, route, outcomes, start);
     }
 
     /** Waits for one call until the deadline; past it, expires the exchange and takes its TIMEOUT. */
-    private Outcome await(Future<Outcome> answer, AtomicReferenceArray<Exchange> exchanges, int slot,
-            MashupRouter.Call call, long deadline) {
+    private static Outcome await(CompletableFuture<Outcome> answer, AtomicReferenceArray<Exchange> exchanges,
+            int slot, MashupRouter.Call call, long deadline, long grace) {
         try {
             return answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             Exchange exchange = exchanges.get(slot);
             if (exchange != null) {
                 exchange.expire();
-                try {
-                    // Expiry aborts the request; its completion is prompt, the bound is a safety net.
-                    return answer.get(AsyncMashupServlet.SAFETY_MARGIN_MILLIS, TimeUnit.MILLISECONDS);
-                } catch (InterruptedException | ExecutionException | TimeoutException late) {
-                    // Fall through to a synthesized TIMEOUT.
-                }
             }
-            answer.cancel(true);
+            try {
+                // Expiry aborts the request and completes the outcome promptly; the grace bound is a safety net.
+                return answer.get(Math.max(0, grace - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException late) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException late) {
+                // Fall through to a synthesized TIMEOUT.
+            }
+            if (exchanges.get(slot) != null) {
+                exchanges.get(slot).expire();
+            }
             return Outcome.failure(call.partner(), Outcome.Kind.TIMEOUT, 0, e, 0, 0);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

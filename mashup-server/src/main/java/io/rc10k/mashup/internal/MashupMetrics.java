@@ -75,7 +75,7 @@ public final class MashupMetrics {
         inboundInFlight.decrementAndGet();
         count(mashup, outcome);
         Timer.builder("mashup.request").tag("mashup", mashup).serviceLevelObjectives(BUCKETS)
-                .description("mashup request time, from arrival to response").register(registry)
+                .description("mashup request time, from routing to response").register(registry)
                 .record(elapsedNanos, TimeUnit.NANOSECONDS);
     }
 

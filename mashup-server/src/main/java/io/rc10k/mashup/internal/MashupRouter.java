@@ -150,8 +150,10 @@ public final class MashupRouter {
             }
             values.put(p.name(), value);
         }
-        for (String name : Definitions.pathVariables(m.path())) {
-            String value = values.get(name);
+        java.util.Set<String> inPathSegments = new java.util.LinkedHashSet<>(Definitions.pathVariables(m.path()));
+        c.templates().forEach(t -> inPathSegments.addAll(t.pathVariables()));
+        for (String name : inPathSegments) {
+            String value = values.getOrDefault(name, "");
             if (value.isEmpty() || value.equals(".") || value.equals("..")) {
                 throw new Rejection(400, "bad_request", "path parameter \"" + name + "\" is \"" + value
                         + "\" (accepted: a non-empty value other than . and ..)", name);

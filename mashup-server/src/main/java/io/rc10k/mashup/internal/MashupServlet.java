@@ -6,11 +6,15 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 
 /**
  * What every mode shares: routing, rejections, composition, writing and metrics. Subclasses differ
  * only in how they wait for the partners ({@link AsyncMashupServlet}, {@link BlockingMashupServlet}).
+ * Every request that {@link #routeOrReject} admits is answered by exactly one {@link #answer}, which
+ * also ends its in-flight count, whatever happens while it is composed or written.
  */
 abstract class MashupServlet extends HttpServlet {
     protected final transient MashupRouter router;
@@ -23,28 +27,61 @@ abstract class MashupServlet extends HttpServlet {
         this.metrics = metrics;
     }
 
-    /** Routes the request; on a rejection writes the 4xx and returns null. */
+    /**
+     * Routes the request and checks every call against the broker's rules (nothing has started yet);
+     * on a rejection writes the 4xx and returns null.
+     */
     protected MashupRouter.Route routeOrReject(HttpServletRequest request, HttpServletResponse response)
             throws IOException {
+        MashupRouter.Route route;
         try {
-            return router.route(request);
+            route = router.route(request);
         } catch (MashupRouter.Rejection rejection) {
             metrics.count(rejection.mashup(), rejection.status() == 404 ? "not_found" : "bad_request");
             write(response, rejection.status(), false, rejection.body());
             return null;
         }
+        for (MashupRouter.Call call : route.calls()) {
+            try {
+                broker.resolve(call.partner(), call.pathAndQuery());
+            } catch (IllegalArgumentException e) {
+                metrics.count(route.mashup().name(), "bad_request");
+                write(response, 400, false, Composite.error("bad_request", "a parameter value would make the call to "
+                        + call.partner() + " leave its base path"));
+                return null;
+            }
+        }
+        return route;
     }
 
-    /** Composes, counts and writes the composite response. Blocking write: call on a container thread. */
+    /**
+     * Composes, counts and writes the composite response; ends the request's in-flight count whatever
+     * happens. Missing outcomes (a call that never started) count as cancelled. Blocking write: call
+     * on a container thread.
+     */
     protected void answer(HttpServletResponse response, MashupRouter.Route route, List<Outcome> outcomes,
             long startNanos) throws IOException {
-        long elapsed = System.nanoTime() - startNanos;
-        Composite.Response composite = Composite.compose(route.mashup().name(), route.partNames(), outcomes,
-                elapsed / 1_000_000);
-        outcomes.forEach(metrics::partnerCall);
-        metrics.requestEnded(route.mashup().name(), composite.outcome(), elapsed);
-        response.setHeader("Mashup-Complete", Boolean.toString(composite.complete()));
-        write(response, composite.status(), true, composite.body());
+        String outcome = "server_error";
+        try {
+            List<Outcome> all = new ArrayList<>(outcomes);
+            for (int i = all.size(); i < route.calls().size(); i++) {
+                all.add(Outcome.failure(route.calls().get(i).partner(), Outcome.Kind.CANCELLED, 0,
+                        new CancellationException("never started"), 0, 0));
+            }
+            Composite.Response composite = Composite.compose(route.mashup().name(), route.partNames(), all,
+                    (System.nanoTime() - startNanos) / 1_000_000);
+            all.forEach(metrics::partnerCall);
+            outcome = composite.outcome();
+            response.setHeader("Mashup-Complete", Boolean.toString(composite.complete()));
+            write(response, composite.status(), true, composite.body());
+        } catch (RuntimeException e) {
+            if (!response.isCommitted()) {
+                write(response, 500, false, Composite.error("server_error", "the composite could not be written"));
+            }
+            throw e;
+        } finally {
+            metrics.requestEnded(route.mashup().name(), outcome, System.nanoTime() - startNanos);
+        }
     }
 
     static void write(HttpServletResponse response, int status, boolean composite, byte[] body) throws IOException {

@@ -99,6 +99,17 @@ public final class UriTemplate {
         return variables;
     }
 
+    /** The variables that fill path segments (where {@code .} and {@code ..} would be dot segments). */
+    public Set<String> pathVariables() {
+        Set<String> names = new LinkedHashSet<>();
+        for (Piece piece : pieces) {
+            if (piece.variable() != null && !piece.inQuery()) {
+                names.add(piece.variable());
+            }
+        }
+        return names;
+    }
+
     /** Fills the placeholders; every value is percent-encoded (UTF-8). */
     public String expand(Map<String, String> values) {
         StringBuilder out = new StringBuilder(text.length() + 32);

@@ -107,6 +107,9 @@ final class Answer {
         }
         int status = behaviour.status();
         response.setStatus(status);
+        if (behaviour.cookie() != null) {
+            response.getHeaders().add(HttpHeader.SET_COOKIE, behaviour.cookie() + "; Path=/");
+        }
         boolean noBody = status == 204 || status == 205 || status == 304;
         if (!noBody) {
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, MimeTypes.Type.APPLICATION_JSON.asString());

@@ -20,9 +20,11 @@ import org.eclipse.jetty.util.Fields;
  * @param id         an opaque tag echoed in the body, or null
  * @param city       the city of a named partner, or null on {@code /stub}
  * @param chunked    send no {@code Content-Length} (HTTP/1.1: chunked transfer coding)
+ * @param cookie     {@code NAME=VALUE} to send back in a {@code Set-Cookie}, or null
  */
 public record Behaviour(Delay delay, Long seed, long bytes, int status, Fault fault, int dripBytes,
-        long dripMillis, String id, String city, boolean chunked) {
+        long dripMillis, String id, String city, boolean chunked, String cookie) {
+    private static final Pattern COOKIE = Pattern.compile("[A-Za-z0-9_-]{1,64}=[A-Za-z0-9_.-]{0,128}");
 
     public static final int DEFAULT_DRIP_BYTES = 8;
     public static final long DEFAULT_DRIP_MILLIS = 10;
@@ -34,7 +36,7 @@ public record Behaviour(Delay delay, Long seed, long bytes, int status, Fault fa
     private static final Pattern CITY = Pattern.compile("[\\p{L}][\\p{L} .'\\-]*");
 
     private static final List<String> COMMON = List.of("delay", "dist", "sigma", "seed", "status", "fault",
-            "dripBytes", "dripMillis", "id", "chunked");
+            "dripBytes", "dripMillis", "id", "chunked", "cookie");
 
     /** Parses the query of a {@code /stub} request ({@code city == false}) or of a named partner. */
     public static Behaviour parse(Fields query, boolean namedPartner) throws BadParameterException {
@@ -104,8 +106,13 @@ public record Behaviour(Delay delay, Long seed, long bytes, int status, Fault fa
         if (chunkedValue != null && !chunkedValue.equals("true") && !chunkedValue.equals("false")) {
             throw new BadParameterException("chunked", abbreviate(chunkedValue), "true or false");
         }
+        String cookie = single(query, "cookie", false);
+        if (cookie != null && !COOKIE.matcher(cookie).matches()) {
+            throw new BadParameterException("cookie", abbreviate(cookie), "NAME=VALUE of letters, digits, _ - (and . in"
+                    + " the value)");
+        }
         return new Behaviour(new Delay(dist, mean, sigma), seed, bytes, status, fault, dripBytes,
-                dripMillis, id, city, "true".equals(chunkedValue));
+                dripMillis, id, city, "true".equals(chunkedValue), cookie);
     }
 
     /**

@@ -21,7 +21,8 @@ public final class StubHandler extends Handler.Abstract.NonBlocking {
     static final String STUB = "/stub";
     static final String STATS = "/stats";
     static final String STATS_RESET = "/stats/reset";
-    private static final String PATHS = "[\"/stub\",\"/weather\",\"/hotels\",\"/flights\",\"/stats\",\"/stats/reset\"]";
+    static final String ECHO = "/echo";
+    private static final String PATHS = "[\"/stub\",\"/weather\",\"/hotels\",\"/flights\",\"/echo\",\"/stats\",\"/stats/reset\"]";
 
     private final StubCounters counters;
     private final Random random;
@@ -40,6 +41,10 @@ public final class StubHandler extends Handler.Abstract.NonBlocking {
             counters.requestBegun();
             Request.addCompletionListener(request, failure -> counters.requestEnded());
             answer(request, response, callback, path);
+        } else if (ECHO.equals(path)) {
+            counters.requestBegun();
+            Request.addCompletionListener(request, failure -> counters.requestEnded());
+            writeJson(response, callback, 200, echo(request));
         } else if (STATS.equals(path)) {
             writeJson(response, callback, 200, counters.snapshot().toJson());
         } else if (STATS_RESET.equals(path)) {
@@ -99,6 +104,22 @@ public final class StubHandler extends Handler.Abstract.NonBlocking {
         String head = "\"stub\":\"ok\",\"port\":" + Request.getLocalPort(request) + ",\"delayMillis\":" + delay
                 + (behaviour.id() == null ? "" : ",\"id\":" + Json.quote(behaviour.id()));
         return behaviour.bytes() < 0 ? Body.of("{" + head + "}") : Body.jsonOfSize(head, behaviour.bytes());
+    }
+
+    /** The request as the stub received it: what a partner would see of a caller's request. */
+    private static String echo(Request request) {
+        StringBuilder json = new StringBuilder("{\"method\":").append(Json.quote(request.getMethod()))
+                .append(",\"path\":").append(Json.quote(request.getHttpURI().getPath()))
+                .append(",\"query\":").append(request.getHttpURI().getQuery() == null ? "null"
+                        : Json.quote(request.getHttpURI().getQuery()))
+                .append(",\"headers\":{");
+        boolean first = true;
+        for (String name : request.getHeaders().getFieldNamesCollection()) {
+            json.append(first ? "" : ",").append(Json.quote(name.toLowerCase(java.util.Locale.ROOT))).append(':')
+                    .append(Json.quote(String.join(", ", request.getHeaders().getValuesList(name))));
+            first = false;
+        }
+        return json.append("}}").toString();
     }
 
     static void writeJson(Response response, Callback callback, int status, String json) {
