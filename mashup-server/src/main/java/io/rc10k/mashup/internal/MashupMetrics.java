@@ -3,6 +3,8 @@ package io.rc10k.mashup.internal;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -37,6 +39,9 @@ public final class MashupMetrics {
      */
     public MashupMetrics(Executor pool, BrokerClient broker) {
         new JvmThreadMetrics().bindTo(registry);
+        // Heap in use and the live data size after the last major GC: what bounded memory is judged by.
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmGcMetrics().bindTo(registry);
         poolGauge("jetty.threads.busy", pool, "getBusyThreads", "threads of the shared pool running a task");
         poolGauge("jetty.threads.current", pool, "getThreads", "threads of the shared pool");
         Gauge.builder("mashup.inbound.inflight", inboundInFlight, AtomicInteger::get)

@@ -1,0 +1,329 @@
+package io.rc10k.benchmarks.load;
+
+import io.rc10k.benchmarks.capacity.StubProcess;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.HdrHistogram.Recorder;
+import org.HdrHistogram.Histogram;
+import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * Open-model load against a mashup server in a process of its own: requests are sent at a fixed
+ * arrival rate whatever the server does, and each latency is taken from the request's intended send
+ * time (no coordinated omission).
+ *
+ * <pre>
+ * # overload: phases at 2x and 10x of what --max-inflight admits
+ * java -cp benchmarks/target/benchmarks.jar io.rc10k.benchmarks.load.LoadExperiment overload
+ * # soak: half of capacity with a mix of partner faults, 30 minutes
+ * java -cp benchmarks/target/benchmarks.jar io.rc10k.benchmarks.load.LoadExperiment soak --minutes 30
+ * </pre>
+ *
+ * Partner stubs and the server run as their own processes; the server's capacity is
+ * {@code --max-inflight} / 1 s (its mashup waits on partners of 0.5 s and 1 s). Exit 0 when every
+ * check of every phase held.
+ */
+public final class LoadExperiment {
+    private static final long DEADLINE_MILLIS = 2_000;
+    private static final Pattern METRIC = Pattern.compile("(?m)^([a-z_]+)(\\{[^}]*})? ([0-9.eE+-]+)$");
+
+    /** What one phase saw. Latencies in microseconds, from the intended send time. */
+    record Phase(String name, double rate, long seconds, long sent, long ok, long shed, long other, long failed,
+            Histogram okLatency, Histogram shedLatency, double maxInbound, double maxHeapMiB, long recoveryMillis) {
+
+        boolean passed() {
+            return other == 0 && failed == 0 && okLatency.getMaxValue() <= (DEADLINE_MILLIS + 1_000) * 1_000
+                    && (shed == 0 || shedLatency.getValueAtPercentile(99) <= 100_000) && recoveryMillis <= 5_000;
+        }
+
+        String row() {
+            return String.format("| %s | %.0f/s × %d s | %,d | %,d | %,d | %d / %d | %s | %s | %.0f | %.0f MiB | %,d ms | %s |",
+                    name, rate, seconds, sent, ok, shed, other, failed, percentiles(okLatency),
+                    shed == 0 ? "—" : percentiles(shedLatency), maxInbound, maxHeapMiB, recoveryMillis,
+                    passed() ? "pass" : "FAIL");
+        }
+
+        private static String percentiles(Histogram h) {
+            return h.getTotalCount() == 0 ? "—" : String.format("%.0f / %.0f / %.0f ms",
+                    h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(99) / 1000.0, h.getMaxValue() / 1000.0);
+        }
+    }
+
+    private LoadExperiment() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String mode = args.length > 0 ? args[0] : "overload";
+        int maxInFlight = 100;
+        int phaseSeconds = 20;
+        double minutes = 30;
+        List<Double> factors = List.of(2.0, 10.0);
+        for (int i = 1; i < args.length; i++) {
+            switch (args[i]) {
+                case "--max-inflight" -> maxInFlight = Integer.parseInt(args[++i]);
+                case "--phase-seconds" -> phaseSeconds = Integer.parseInt(args[++i]);
+                case "--minutes" -> minutes = Double.parseDouble(args[++i]);
+                case "--factors" -> factors = java.util.Arrays.stream(args[++i].split(",")).map(Double::valueOf).toList();
+                default -> {
+                    System.err.println("unknown option " + args[i] + " (accepted: overload|soak, --max-inflight N,"
+                            + " --phase-seconds N, --factors 2,10, --minutes M)");
+                    System.exit(2);
+                }
+            }
+        }
+        System.out.println("machine: " + Runtime.getRuntime().availableProcessors() + " cores, "
+                + ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                        .getTotalMemorySize() / (1L << 30) + " GiB, JDK " + Runtime.version());
+        boolean passed = "soak".equals(mode)
+                ? soak(maxInFlight, minutes)
+                : overload(maxInFlight, phaseSeconds, factors);
+        System.exit(passed ? 0 : 1);
+    }
+
+    /** Warm-up at half capacity, then one phase per factor; recovery measured after each. */
+    static boolean overload(int maxInFlight, int phaseSeconds, List<Double> factors) throws Exception {
+        try (Setup setup = Setup.start(maxInFlight)) {
+            double capacity = maxInFlight; // requests per second: max-inflight over a 1 s mashup
+            List<Phase> phases = new ArrayList<>();
+            setup.run("warm-up", capacity / 2, 10, false);
+            for (double factor : factors) {
+                phases.add(setup.run(String.format("%.0f× capacity", factor), capacity * factor, phaseSeconds, false));
+            }
+            printTable(phases);
+            return phases.stream().allMatch(Phase::passed);
+        }
+    }
+
+    /** Half of capacity, with partner faults mixed in, for {@code minutes}; heap after a forced GC at both ends. */
+    static boolean soak(int maxInFlight, double minutes) throws Exception {
+        try (Setup setup = Setup.start(maxInFlight)) {
+            setup.run("warm-up", maxInFlight / 2.0, 20, true);
+            setup.quiesce();
+            setup.server.gc();
+            double heapStart = setup.heapMiB();
+            long seconds = Math.round(minutes * 60);
+            Phase soak = setup.run("soak", maxInFlight / 2.0, seconds, true);
+            setup.quiesce();
+            setup.server.gc();
+            double heapEnd = setup.heapMiB();
+            Map<String, Double> end = setup.metrics();
+            printTable(List.of(soak));
+            System.out.printf("heap after a full GC: %.1f MiB at start, %.1f MiB at end%n", heapStart, heapEnd);
+            System.out.printf("after the soak: inbound in flight %.0f, outbound in flight %.0f, outbound connections "
+                    + "open %.0f%n", end.getOrDefault("mashup_inbound_inflight", -1.0),
+                    end.getOrDefault("mashup_outbound_inflight", -1.0), sum(end, "mashup_outbound_connections"));
+            return soak.passed() && end.getOrDefault("mashup_inbound_inflight", 1.0) == 0
+                    && end.getOrDefault("mashup_outbound_inflight", 1.0) == 0;
+        }
+    }
+
+    private static void printTable(List<Phase> phases) {
+        System.out.println("| phase | load | sent | 200 | 503 | other / failed | 200 latency p50 / p99 / max | "
+                + "503 latency p50 / p99 / max | max inbound in flight | max heap used | back to normal after | checks |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
+        phases.forEach(p -> System.out.println(p.row()));
+    }
+
+    private static double sum(Map<String, Double> metrics, String prefix) {
+        return metrics.entrySet().stream().filter(e -> e.getKey().startsWith(prefix)).mapToDouble(Map.Entry::getValue)
+                .sum();
+    }
+
+    /** The processes, the definitions and the load client of one experiment. */
+    private static final class Setup implements AutoCloseable {
+        final StubProcess stubs;
+        final MashupProcess server;
+        final HttpClient client;
+        final int maxInFlight;
+
+        private Setup(StubProcess stubs, MashupProcess server, HttpClient client, int maxInFlight) {
+            this.stubs = stubs;
+            this.server = server;
+            this.client = client;
+            this.maxInFlight = maxInFlight;
+        }
+
+        static Setup start(int maxInFlight) throws Exception {
+            StubProcess stubs = StubProcess.start(StubProcess.DEFAULT_JAR, List.of("-Xmx512m"),
+                    List.of("--max-stall", "5000"));
+            Path definitions = Files.createTempFile("rc10k-load", ".json");
+            definitions.toFile().deleteOnExit();
+            String base = stubs.uri().toString();
+            Files.writeString(definitions, """
+                    {"partners": {
+                       "p1": {"baseUri": "%s", "maxConnections": 4096, "maxQueued": 8192},
+                       "p2": {"baseUri": "%s", "maxConnections": 4096, "maxQueued": 8192},
+                       "flaky": {"baseUri": "%s", "maxConnections": 4096, "maxQueued": 8192, "retries": 0,
+                                 "maxResponseBytes": 4096, "circuitBreaker": {"enabled": false}}},
+                     "mashups": {
+                       "paper": {"deadlineMillis": %d, "calls": [
+                         {"partner": "p1", "template": "/stub?delay=500"},
+                         {"partner": "p2", "template": "/stub?delay=1000"}]},
+                       "mix": {"deadlineMillis": %d, "parameters": {"f": {"required": true}},
+                         "calls": [{"partner": "p1", "template": "/stub?delay=500"},
+                                   {"partner": "flaky", "template": "/stub?delay=300&fault={f}&bytes=1000"}]}}}
+                    """.formatted(base, base, base, DEADLINE_MILLIS, DEADLINE_MILLIS));
+            MashupProcess server = MashupProcess.start(MashupProcess.DEFAULT_JAR, List.of("-Xmx512m"),
+                    List.of("--config", definitions.toString(), "--max-inflight", Integer.toString(maxInFlight)));
+            QueuedThreadPool pool = new QueuedThreadPool(32, 8);
+            pool.setName("load");
+            HttpClient client = new HttpClient();
+            client.setExecutor(pool);
+            client.setMaxConnectionsPerDestination(8_000);
+            client.setMaxRequestsQueuedPerDestination(100_000);
+            client.setIdleTimeout(30_000);
+            client.start();
+            return new Setup(stubs, server, client, maxInFlight);
+        }
+
+        /** Sends at {@code rate} per second for {@code seconds}; then measures how soon the server answers normally. */
+        Phase run(String name, double rate, long seconds, boolean faults) throws Exception {
+            System.out.printf("phase %s: %.0f requests/s for %d s%n", name, rate, seconds);
+            URI paper = server.uri().resolve("/mashup/paper");
+            String[] faultMix = {"reset", "stall", "malformed-json", "close-mid-body", "drip"};
+            Recorder ok = new Recorder(3);
+            Recorder shed = new Recorder(3);
+            LongAdder okCount = new LongAdder();
+            LongAdder shedCount = new LongAdder();
+            LongAdder other = new LongAdder();
+            LongAdder failed = new LongAdder();
+            Map<String, LongAdder> firstOthers = new ConcurrentHashMap<>();
+            AtomicLong maxInbound = new AtomicLong();
+            AtomicLong maxHeap = new AtomicLong();
+            Thread sampler = new Thread(() -> {
+                while (!Thread.currentThread().isInterrupted()) {
+                    try {
+                        Map<String, Double> m = metrics();
+                        maxInbound.accumulateAndGet(m.getOrDefault("mashup_inbound_inflight", 0.0).longValue(), Math::max);
+                        maxHeap.accumulateAndGet((long) sum(m, "jvm_memory_used_bytes{area=\"heap\""), Math::max);
+                        Thread.sleep(500);
+                    } catch (InterruptedException e) {
+                        return;
+                    } catch (Exception e) {
+                        // A missed sample; the next one counts.
+                    }
+                }
+            }, "metrics-sampler");
+            sampler.setDaemon(true);
+            sampler.start();
+
+            SplittableRandom random = new SplittableRandom(1);
+            long total = Math.round(rate * seconds);
+            long intervalNanos = (long) (1e9 / rate);
+            long start = System.nanoTime();
+            AtomicLong outstanding = new AtomicLong();
+            for (long i = 0; i < total; i++) {
+                long intended = start + i * intervalNanos;
+                long wait = intended - System.nanoTime();
+                if (wait > 0) {
+                    LockSupport.parkNanos(wait);
+                }
+                URI target = faults && random.nextInt(5) == 0
+                        ? server.uri().resolve("/mashup/mix?f=" + faultMix[random.nextInt(faultMix.length)])
+                        : paper;
+                outstanding.incrementAndGet();
+                client.newRequest(target).timeout(DEADLINE_MILLIS + 10_000, TimeUnit.MILLISECONDS).send(result -> {
+                    long micros = (System.nanoTime() - intended) / 1_000;
+                    if (result.isFailed()) {
+                        failed.increment();
+                        firstOthers.computeIfAbsent(String.valueOf(result.getFailure()), k -> new LongAdder()).increment();
+                    } else if (result.getResponse().getStatus() == 200) {
+                        okCount.increment();
+                        ok.recordValue(micros);
+                    } else if (result.getResponse().getStatus() == 503) {
+                        shedCount.increment();
+                        shed.recordValue(micros);
+                    } else {
+                        other.increment();
+                        firstOthers.computeIfAbsent("status " + result.getResponse().getStatus(),
+                                k -> new LongAdder()).increment();
+                    }
+                    outstanding.decrementAndGet();
+                });
+            }
+            long loadEnd = System.nanoTime();
+            long deadline = loadEnd + TimeUnit.MILLISECONDS.toNanos(DEADLINE_MILLIS + 15_000);
+            while (outstanding.get() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            long recovery = recovery(paper, loadEnd);
+            sampler.interrupt();
+            if (!firstOthers.isEmpty()) {
+                System.out.println("  unexpected: " + firstOthers);
+            }
+            Phase phase = new Phase(name, rate, seconds, total, okCount.sum(), shedCount.sum(), other.sum(),
+                    failed.sum() + outstanding.get(), ok.getIntervalHistogram(), shed.getIntervalHistogram(),
+                    maxInbound.get(), maxHeap.get() / (double) (1 << 20), recovery);
+            System.out.println("  " + phase.row());
+            return phase;
+        }
+
+        /** Milliseconds from the end of the load until a fresh request is answered 200 within its deadline. */
+        private long recovery(URI paper, long loadEnd) throws InterruptedException {
+            long limit = loadEnd + TimeUnit.SECONDS.toNanos(60);
+            while (System.nanoTime() < limit) {
+                try {
+                    long t = System.nanoTime();
+                    ContentResponse r = client.newRequest(paper).timeout(DEADLINE_MILLIS + 1_000, TimeUnit.MILLISECONDS)
+                            .send();
+                    if (r.getStatus() == 200 && System.nanoTime() - t < TimeUnit.MILLISECONDS.toNanos(DEADLINE_MILLIS)) {
+                        return Math.max(0, (t - loadEnd) / 1_000_000);
+                    }
+                } catch (Exception e) {
+                    // Not yet normal; try again.
+                }
+                Thread.sleep(100);
+            }
+            return Long.MAX_VALUE / 1_000_000;
+        }
+
+        void quiesce() throws Exception {
+            long limit = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (System.nanoTime() < limit) {
+                Map<String, Double> m = metrics();
+                if (m.getOrDefault("mashup_inbound_inflight", 1.0) == 0 && m.getOrDefault("mashup_outbound_inflight", 1.0) == 0) {
+                    return;
+                }
+                Thread.sleep(100);
+            }
+        }
+
+        double heapMiB() throws Exception {
+            return sum(metrics(), "jvm_memory_used_bytes{area=\"heap\"") / (1 << 20);
+        }
+
+        Map<String, Double> metrics() throws Exception {
+            String text = client.newRequest(server.uri().resolve("/metrics")).timeout(10, TimeUnit.SECONDS).send()
+                    .getContentAsString();
+            Map<String, Double> values = new ConcurrentHashMap<>();
+            Matcher m = METRIC.matcher(text);
+            while (m.find()) {
+                values.merge(m.group(1) + (m.group(2) == null ? "" : m.group(2)), Double.parseDouble(m.group(3)),
+                        Double::sum);
+            }
+            return values;
+        }
+
+        @Override
+        public void close() throws Exception {
+            client.stop();
+            server.close();
+            stubs.close();
+        }
+    }
+}
