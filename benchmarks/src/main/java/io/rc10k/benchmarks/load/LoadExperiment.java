@@ -34,7 +34,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * java -cp benchmarks/target/benchmarks.jar io.rc10k.benchmarks.load.LoadExperiment soak --minutes 30
  * </pre>
  *
- * Partner stubs and the server run as their own processes; the server's capacity is
+ * Run from the repository root after {@code ./mvnw -q package -DskipTests} (or name the jars with
+ * {@code -Drc10k.stubs.jar=…} and {@code -Drc10k.mashup.jar=…}). Partner stubs and the server run as
+ * their own processes; the server's capacity is
  * {@code --max-inflight} / 1 s (its mashup waits on partners of 0.5 s and 1 s). Exit 0 when every
  * check of every phase held.
  */
@@ -96,7 +98,7 @@ public final class LoadExperiment {
     }
 
     /** Warm-up at half capacity, then one phase per factor; recovery measured after each. */
-    static boolean overload(int maxInFlight, int phaseSeconds, List<Double> factors) throws Exception {
+    public static boolean overload(int maxInFlight, int phaseSeconds, List<Double> factors) throws Exception {
         try (Setup setup = Setup.start(maxInFlight)) {
             double capacity = maxInFlight; // requests per second: max-inflight over a 1 s mashup
             List<Phase> phases = new ArrayList<>();
@@ -159,7 +161,8 @@ public final class LoadExperiment {
         }
 
         static Setup start(int maxInFlight) throws Exception {
-            StubProcess stubs = StubProcess.start(StubProcess.DEFAULT_JAR, List.of("-Xmx512m"),
+            StubProcess stubs = StubProcess.start(Path.of(System.getProperty("rc10k.stubs.jar",
+                    StubProcess.DEFAULT_JAR.toString())), List.of("-Xmx512m"),
                     List.of("--max-stall", "5000"));
             Path definitions = Files.createTempFile("rc10k-load", ".json");
             definitions.toFile().deleteOnExit();
@@ -178,7 +181,8 @@ public final class LoadExperiment {
                          "calls": [{"partner": "p1", "template": "/stub?delay=500"},
                                    {"partner": "flaky", "template": "/stub?delay=300&fault={f}&bytes=1000"}]}}}
                     """.formatted(base, base, base, DEADLINE_MILLIS, DEADLINE_MILLIS));
-            MashupProcess server = MashupProcess.start(MashupProcess.DEFAULT_JAR, List.of("-Xmx512m"),
+            MashupProcess server = MashupProcess.start(Path.of(System.getProperty("rc10k.mashup.jar",
+                    MashupProcess.DEFAULT_JAR.toString())), List.of("-Xmx512m"),
                     List.of("--config", definitions.toString(), "--max-inflight", Integer.toString(maxInFlight)));
             QueuedThreadPool pool = new QueuedThreadPool(32, 8);
             pool.setName("load");
