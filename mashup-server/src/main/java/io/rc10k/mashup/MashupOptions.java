@@ -6,13 +6,20 @@ package io.rc10k.mashup;
  * @param host        address to bind
  * @param port        port (0: ephemeral)
  * @param mode        async, sync or virtual
- * @param maxThreads  the shared {@code QueuedThreadPool}'s maximum
- * @param maxInFlight mashup requests admitted at once; more get 503 with Retry-After at once
+ * @param maxThreads     the shared {@code QueuedThreadPool}'s maximum
+ * @param maxInFlight    mashup requests admitted at once; more get 503 with Retry-After at once;
+ *                       0 derives it from the open-file limit (see {@link io.rc10k.mashup.internal.FileBudget})
+ * @param maxConnections inbound connections at once; past it the server stops accepting until some
+ *                       close; 0 derives it from the open-file limit
+ * @param adminPort      a second port serving only {@code /health} and {@code /metrics}, outside the
+ *                       connection limit: -1 none, 0 ephemeral
  */
-public record MashupOptions(String host, int port, Mode mode, int maxThreads, int maxInFlight) {
+public record MashupOptions(String host, int port, Mode mode, int maxThreads, int maxInFlight, int maxConnections,
+        int adminPort) {
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
     public static final int DEFAULT_MAX_THREADS = 200;
+    /** The upper bound of the derived {@code maxInFlight}. */
     public static final int DEFAULT_MAX_IN_FLIGHT = 10_000;
 
     public MashupOptions {
@@ -22,28 +29,51 @@ public record MashupOptions(String host, int port, Mode mode, int maxThreads, in
         if (maxThreads < 8) {
             throw new IllegalArgumentException("--max-threads: " + maxThreads + " (accepted: at least 8)");
         }
-        if (maxInFlight < 1) {
-            throw new IllegalArgumentException("--max-inflight: " + maxInFlight + " (accepted: at least 1)");
+        if (maxInFlight < 0) {
+            throw new IllegalArgumentException("--max-inflight: " + maxInFlight + " (accepted: 0 for derived, or at "
+                    + "least 1)");
+        }
+        if (maxConnections < 0) {
+            throw new IllegalArgumentException("--max-connections: " + maxConnections + " (accepted: 0 for derived, "
+                    + "or at least 1)");
+        }
+        if (adminPort < -1 || adminPort > 65_535) {
+            throw new IllegalArgumentException("--admin-port: " + adminPort + " (accepted: -1 for none, 0 to 65535)");
         }
     }
 
+    /** Port 8080, admin port 8081, async, 200 threads, limits derived from the open-file limit. */
     public static MashupOptions defaults() {
-        return new MashupOptions(DEFAULT_HOST, DEFAULT_PORT, Mode.ASYNC, DEFAULT_MAX_THREADS, DEFAULT_MAX_IN_FLIGHT);
+        return new MashupOptions(DEFAULT_HOST, DEFAULT_PORT, Mode.ASYNC, DEFAULT_MAX_THREADS, 0, 0, DEFAULT_PORT + 1);
     }
 
+    public MashupOptions withHost(String host) {
+        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort);
+    }
+
+    /** Also moves a default admin port along: port + 1, or ephemeral for port 0. */
     public MashupOptions withPort(int port) {
-        return new MashupOptions(host, port, mode, maxThreads, maxInFlight);
+        int admin = adminPort == this.port + 1 ? (port == 0 ? 0 : port + 1) : adminPort;
+        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, admin);
     }
 
     public MashupOptions withMode(Mode mode) {
-        return new MashupOptions(host, port, mode, maxThreads, maxInFlight);
+        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort);
     }
 
     public MashupOptions withMaxThreads(int maxThreads) {
-        return new MashupOptions(host, port, mode, maxThreads, maxInFlight);
+        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort);
     }
 
     public MashupOptions withMaxInFlight(int maxInFlight) {
-        return new MashupOptions(host, port, mode, maxThreads, maxInFlight);
+        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort);
+    }
+
+    public MashupOptions withMaxConnections(int maxConnections) {
+        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort);
+    }
+
+    public MashupOptions withAdminPort(int adminPort) {
+        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort);
     }
 }

@@ -7,6 +7,7 @@ import io.rc10k.mashup.internal.BlockingMashupServlet;
 import io.rc10k.mashup.internal.CallThreads;
 import io.rc10k.mashup.internal.CommandLine;
 import io.rc10k.mashup.internal.DefinitionsJson;
+import io.rc10k.mashup.internal.FileBudget;
 import io.rc10k.mashup.internal.JsonErrorHandler;
 import io.rc10k.mashup.internal.MashupMetrics;
 import io.rc10k.mashup.internal.MashupRouter;
@@ -21,6 +22,7 @@ import org.eclipse.jetty.ee11.servlet.ServletHolder;
 import org.eclipse.jetty.io.ArrayByteBufferPool;
 import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.server.CustomRequestLog;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.Slf4jRequestLogWriter;
@@ -53,6 +55,14 @@ public final class MashupServer {
     }
 
     public static Server createServer(MashupOptions options, Definitions definitions) {
+        return createServer(options, definitions, false);
+    }
+
+    /**
+     * @param stubsInProcess the demo's partner stubs share this process: each partner connection then
+     *                       costs two sockets here, which the open-file budget counts
+     */
+    public static Server createServer(MashupOptions options, Definitions definitions, boolean stubsInProcess) {
         if (options.mode() == Mode.VIRTUAL && !VirtualThreads.areSupported()) {
             throw new IllegalArgumentException("--mode virtual needs a JDK 21 or newer (this is "
                     + Runtime.version() + "); use --mode async or sync, or run on a newer JDK");
@@ -66,12 +76,31 @@ public final class MashupServer {
         ByteBufferPool buffers = new ArrayByteBufferPool();
         Server server = new Server(pool, scheduler, buffers);
 
+        FileBudget budget = FileBudget.of(FileBudget.processMaxFiles(), definitions.partners().values(),
+                stubsInProcess);
+        int maxConnections = options.maxConnections() > 0 ? options.maxConnections() : budget.inboundConnections();
+        int maxInFlight = options.maxInFlight() > 0 ? options.maxInFlight()
+                : Math.min(MashupOptions.DEFAULT_MAX_IN_FLIGHT, maxConnections);
+
         ServerConnector connector = new ServerConnector(server);
+        connector.setName("main");
         connector.setHost(options.host());
         connector.setPort(options.port());
         connector.setAcceptQueueSize(4096);
         connector.setIdleTimeout(30_000);
         server.addConnector(connector);
+        // Past the limit Jetty stops accepting (before the open-file wall) and shortens idle timeouts to
+        // reclaim connections; the admin connector stays outside it so health checks keep answering.
+        NetworkConnectionLimit limit = new NetworkConnectionLimit(maxConnections, connector);
+        limit.setEndPointIdleTimeout(5_000);
+        server.addBean(limit);
+        if (options.adminPort() >= 0) {
+            ServerConnector admin = new ServerConnector(server, 1, 1);
+            admin.setName(AdmissionHandler.ADMIN_CONNECTOR);
+            admin.setHost(options.host());
+            admin.setPort(options.adminPort());
+            server.addConnector(admin);
+        }
 
         BrokerClient broker = BrokerClient.builder()
                 .partners(definitions.partners().values())
@@ -86,7 +115,10 @@ public final class MashupServer {
                 server)), "/");
         context.addServlet(new ServletHolder("metrics", new SmallServlets.Metrics(metrics)), "/metrics");
         context.addServlet(new ServletHolder("health", new SmallServlets.Health(options.mode().label(), pool.getName())), "/health");
-        AdmissionHandler admission = new AdmissionHandler(options.maxInFlight(), metrics, context);
+        int nearLimit = Math.max(1, maxConnections * 9 / 10);
+        AdmissionHandler admission = new AdmissionHandler(maxInFlight, metrics,
+                () -> limit.getNetworkConnectionCount() >= nearLimit, context);
+        server.addBean(new Limits(budget, maxConnections, maxInFlight));
         server.setHandler(new GracefulHandler(admission));
         server.setErrorHandler(new JsonErrorHandler());
 
@@ -95,6 +127,16 @@ public final class MashupServer {
         server.setStopTimeout(longestDeadline + STOP_SLACK_MILLIS);
         server.setRequestLog(new CustomRequestLog(new Slf4jRequestLogWriter(), CustomRequestLog.EXTENDED_NCSA_FORMAT));
         return server;
+    }
+
+    /**
+     * The limits a server runs with, after defaults were derived; a bean of the server.
+     *
+     * @param budget         what the open-file limit allows
+     * @param maxConnections the inbound connection limit in force
+     * @param maxInFlight    the admission limit in force
+     */
+    public record Limits(FileBudget budget, int maxConnections, int maxInFlight) {
     }
 
     private static HttpServlet mashupServlet(Mode mode, Definitions definitions, BrokerClient broker,
@@ -161,7 +203,7 @@ public final class MashupServer {
         }
         Server server;
         try {
-            server = createServer(command.options(), definitions);
+            server = createServer(command.options(), definitions, stubs != null);
         } catch (IllegalArgumentException e) {
             err.println("mashup-server: " + e.getMessage());
             if (stubs != null) {
@@ -185,9 +227,15 @@ public final class MashupServer {
         }
         int port = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
         String base = "http://" + command.options().host() + ":" + port;
+        Limits limits = server.getBean(Limits.class);
         out.println("mashup-server ready on " + base + " (mode " + command.options().mode().label() + ", max "
-                + command.options().maxThreads() + " threads, max " + command.options().maxInFlight()
-                + " in flight" + (stubs != null ? ", demo partners at " + stubs.uri() : "") + ")");
+                + command.options().maxThreads() + " threads, max " + limits.maxInFlight() + " in flight, max "
+                + limits.maxConnections() + " connections of " + limits.budget().maxFiles() + " open files"
+                + (stubs != null ? ", demo partners at " + stubs.uri() : "") + ")");
+        if (server.getConnectors().length > 1) {
+            out.println("admin (/health, /metrics, outside the connection limit) on http://" + command.options().host()
+                    + ":" + ((ServerConnector) server.getConnectors()[1]).getLocalPort());
+        }
         for (MashupDefinition m : definitions.mashups().values()) {
             String query = m.parameters().values().stream().filter(ParameterDefinition::required)
                     .map(p -> p.name() + "=Paris").reduce((a, b) -> a + "&" + b).map(q -> "?" + q).orElse("");

@@ -14,17 +14,31 @@ import org.eclipse.jetty.util.Callback;
  * A request counts from arrival until its response is complete (async ones included).
  */
 public final class AdmissionHandler extends Handler.Wrapper {
+    /** The name of the connector that serves only {@code /health} and {@code /metrics}. */
+    public static final String ADMIN_CONNECTOR = "admin";
     private final int maxInFlight;
     private final MashupMetrics metrics;
+    private final java.util.function.BooleanSupplier nearConnectionLimit;
     private final AtomicInteger inFlight = new AtomicInteger();
     private static final ByteBuffer SHED = ByteBuffer.wrap(Composite.error("overloaded",
             "the server holds its maximum of mashup requests in flight; retry after the Retry-After seconds"))
             .asReadOnlyBuffer();
 
     public AdmissionHandler(int maxInFlight, MashupMetrics metrics, Handler handler) {
+        this(maxInFlight, metrics, () -> false, handler);
+    }
+
+    /**
+     * @param nearConnectionLimit true when the connector is close to its connection limit: responses
+     *                            then close their connections, so that slots turn over instead of
+     *                            idling in clients' keep-alive pools while others wait to be accepted
+     */
+    public AdmissionHandler(int maxInFlight, MashupMetrics metrics, java.util.function.BooleanSupplier
+            nearConnectionLimit, Handler handler) {
         super(handler);
         this.maxInFlight = maxInFlight;
         this.metrics = metrics;
+        this.nearConnectionLimit = nearConnectionLimit;
     }
 
     @Override
@@ -32,6 +46,16 @@ public final class AdmissionHandler extends Handler.Wrapper {
         String path = Request.getPathInContext(request);
         if ("/metrics".equals(path) || "/health".equals(path)) {
             return super.handle(request, response, callback);
+        }
+        if (ADMIN_CONNECTOR.equals(request.getConnectionMetaData().getConnector().getName())) {
+            response.setStatus(404);
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+            response.write(true, ByteBuffer.wrap(Composite.error("not_found", "the admin port serves /health and "
+                    + "/metrics only")), callback);
+            return true;
+        }
+        if (nearConnectionLimit.getAsBoolean()) {
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
         }
         if (inFlight.incrementAndGet() > maxInFlight) {
             inFlight.decrementAndGet();

@@ -16,8 +16,12 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
             "  --host HOST           address to bind (default " + MashupOptions.DEFAULT_HOST + ")",
             "  --max-threads N       the shared thread pool's maximum (default " + MashupOptions.DEFAULT_MAX_THREADS
                     + ")",
-            "  --max-inflight N      mashup requests at once; more get 503 + Retry-After (default "
-                    + MashupOptions.DEFAULT_MAX_IN_FLIGHT + ")",
+            "  --max-inflight N      mashup requests at once; more get 503 + Retry-After (default: derived from",
+            "                        the open-file limit, at most " + MashupOptions.DEFAULT_MAX_IN_FLIGHT + ")",
+            "  --max-connections N   inbound connections at once; past it accepting pauses (default: derived from",
+            "                        the open-file limit)",
+            "  --admin-port N        port serving only /health and /metrics, outside the connection limit",
+            "                        (default: --port + 1, ephemeral with --port 0; -1 for none)",
             "  --help                print this and exit",
             "Exit status: 143 after a graceful stop by SIGTERM (130 for Ctrl-C), 1 cannot start,",
             "2 bad command line or definitions, 0 for --help and a valid --check.");
@@ -36,8 +40,9 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
                 case "--check" -> check = Path.of(value(args, ++i, arg));
                 case "--mode" -> options = options.withMode(Mode.parse(value(args, ++i, arg)));
                 case "--port" -> options = options.withPort(number(args, ++i, arg));
-                case "--host" -> options = new MashupOptions(value(args, ++i, arg), options.port(), options.mode(),
-                        options.maxThreads(), options.maxInFlight());
+                case "--host" -> options = options.withHost(value(args, ++i, arg));
+                case "--max-connections" -> options = options.withMaxConnections(number(args, ++i, arg));
+                case "--admin-port" -> options = options.withAdminPort(number(args, ++i, arg));
                 case "--max-threads" -> options = options.withMaxThreads(number(args, ++i, arg));
                 case "--max-inflight" -> options = options.withMaxInFlight(number(args, ++i, arg));
                 default -> throw new IllegalArgumentException("unknown option \"" + arg + "\" (see --help)");
