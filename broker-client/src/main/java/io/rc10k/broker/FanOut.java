@@ -28,7 +28,9 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * }</pre>
  *
  * <p>Not thread-safe while calls are being added; {@link #start()} once. The result stage completes
- * on a client thread or the scheduler thread and never exceptionally; never block in its dependents.</p>
+ * on a pool thread — or on the scheduler thread when an exchange's own call timeout ended it, as
+ * Jetty fires those there; the fan-out's deadline timer only hands its aborts to the pool — and never
+ * exceptionally. Never block in its dependents.</p>
  */
 public final class FanOut {
     private final BrokerClient broker;
