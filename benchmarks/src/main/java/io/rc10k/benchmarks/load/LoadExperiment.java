@@ -126,6 +126,10 @@ public final class LoadExperiment {
             Map<String, Double> end = setup.metrics();
             printTable(List.of(soak));
             System.out.printf("heap after a full GC: %.1f MiB at start, %.1f MiB at end%n", heapStart, heapEnd);
+            // The server's own account of every outcome: what a failed request's parts ended as.
+            end.entrySet().stream().filter(e -> e.getKey().startsWith("mashup_requests_total")
+                    || e.getKey().startsWith("mashup_partner_calls_total")).sorted(Map.Entry.comparingByKey())
+                    .forEach(e -> System.out.printf("  %s %.0f%n", e.getKey(), e.getValue()));
             System.out.printf("after the soak: inbound in flight %.0f, outbound in flight %.0f, outbound connections "
                     + "open %.0f%n", end.getOrDefault("mashup_inbound_inflight", -1.0),
                     end.getOrDefault("mashup_outbound_inflight", -1.0), sum(end, "mashup_outbound_connections"));
