@@ -52,7 +52,8 @@ public final class Composite {
         int status = ok > 0 ? 200 : timeouts == parts.length ? 504 : 502;
         String outcome = complete ? "complete" : ok > 0 ? "partial" : status == 504 ? "timeout" : "failed";
 
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256 + outcomes.stream()
+        // The frame, ~100 bytes of fields per part, and the bodies: one buffer, never regrown.
+        ByteArrayOutputStream out = new ByteArrayOutputStream(128 + 128 * parts.length + outcomes.stream()
                 .mapToInt(o -> o.body().length).sum());
         write(out, "{\"mashup\":");
         quote(out, mashup);

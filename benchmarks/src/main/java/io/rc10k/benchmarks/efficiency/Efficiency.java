@@ -1,0 +1,377 @@
+package io.rc10k.benchmarks.efficiency;
+
+import io.rc10k.benchmarks.capacity.StubProcess;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * The efficiency experiment of DESIGN.md: the mashup server's CPU per mashup against a bare Jetty
+ * hello-world's CPU per request, both under the same load generator in the same run on the same box:
+ *
+ * <pre>
+ * efficiency = (1 + C) × CPU per hello ÷ CPU per mashup
+ * </pre>
+ *
+ * A mashup of C calls handles 1 + C HTTP exchanges (one in, C out); were each as cheap as the bare
+ * hello-world's, efficiency would be 1.0. Every server is a process of its own — mashup server
+ * ({@code mashup-server.jar --config FILE --mode M --port 0}), partner stubs ({@code partner-stubs.jar
+ * --port 0}, zero-delay {@code /stub}) and hello-world ({@link HelloServer}) — and its CPU is read
+ * from {@code /proc/<pid>/stat} around each measured window, so the load generator's CPU never counts.
+ * The stubs' CPU is not the mashup server's and is not counted either; it is shown per call, a second
+ * yardstick beside the hello-world.
+ *
+ * <pre>
+ * java -cp benchmarks/target/benchmarks.jar io.rc10k.benchmarks.efficiency.Efficiency
+ * java -cp benchmarks/target/benchmarks.jar io.rc10k.benchmarks.efficiency.Efficiency --calls 6 --modes async
+ * </pre>
+ *
+ * Order: the hello-world is measured first and last (its two windows are pooled, so drift over the
+ * run shows), and between them each mode's server in turn, for every C: warm-up windows until the CPU
+ * per request settles (or {@code --warmup} ms have passed), then the measured window. The mashup
+ * server's access log is turned off: a line per request is an operator's choice, not the mashup's
+ * cost. Exit status: 0 when every request was answered 200, 1 otherwise, 2 for a bad command line.
+ */
+public final class Efficiency {
+    private static final Pattern MASHUP_READY = Pattern.compile("mashup-server ready on (http://\\S+)");
+    private static final Pattern HELLO_READY = Pattern.compile("hello ready on (http://\\S+)");
+    private static final long WARMUP_WINDOW_MILLIS = 2_000;
+    private static final double STEADY_PERCENT = 5;
+
+    /**
+     * Settings of one run.
+     *
+     * @param connections   kept-alive connections of the load generator, one request in flight on each
+     * @param warmupMillis  the longest warm-up before each measured window (it ends sooner once steady)
+     * @param java          the {@code java} command for the mashup server and hello-world processes
+     * @param jvmArgs       JVM options given to the mashup server and hello-world alike
+     * @param helloBlocking declare the hello handler blocking (a dispatch per request, as a servlet has)
+     * @param h2cPartners   call the partner stubs over h2c (C calls multiplexed on shared connections)
+     *                      instead of HTTP/1.1 (one connection per call in flight)
+     */
+    public record Settings(List<Integer> calls, List<String> modes, int connections, long warmupMillis,
+            long measureMillis, Path mashupJar, Path stubJar, Path benchmarksJar, String java, List<String> jvmArgs,
+            boolean helloBlocking, boolean h2cPartners) {
+        public Settings {
+            calls = List.copyOf(calls);
+            modes = List.copyOf(modes);
+            jvmArgs = List.copyOf(jvmArgs);
+            for (int c : calls) {
+                if (c < 1 || c > 64) {
+                    throw new IllegalArgumentException("--calls: " + c + " (accepted: 1 to 64)");
+                }
+            }
+            for (String mode : modes) {
+                if (!List.of("async", "sync", "virtual").contains(mode)) {
+                    throw new IllegalArgumentException("--modes: \"" + mode + "\" (accepted: async, sync, virtual)");
+                }
+            }
+            if (connections < 1) {
+                throw new IllegalArgumentException("--connections: " + connections + " (accepted: at least 1)");
+            }
+            if (warmupMillis < 0 || measureMillis < 100) {
+                throw new IllegalArgumentException("--warmup " + warmupMillis + ", --measure " + measureMillis
+                        + " (accepted: warm-up at least 0 ms, measure at least 100 ms)");
+            }
+        }
+
+        /**
+         * The defaults of the command line: C = 1, 6, 16; every mode this JDK runs; 8 connections; warm-up
+         * until steady, at most 30 s; 10 s measured.
+         */
+        public static Settings defaults() {
+            List<String> modes = Runtime.version().feature() >= 21 ? List.of("async", "sync", "virtual")
+                    : List.of("async", "sync");
+            return new Settings(List.of(1, 6, 16), modes, 8, 30_000, 10_000,
+                    Path.of(System.getProperty("rc10k.mashup.jar", "mashup-server/target/mashup-server.jar")),
+                    Path.of(System.getProperty("rc10k.stubs.jar", StubProcess.DEFAULT_JAR.toString())),
+                    ownJar(), ProcessHandle.current().info().command().orElse("java"), List.of(), false, false);
+        }
+    }
+
+    /**
+     * One measured window against one server. {@code stubCpuMillis} is the partner stubs' CPU in the
+     * same window (0 for the hello-world, which calls no partner); {@code warmupMillis} how long the
+     * warm-up before it ran, and {@code steady} whether it ended because the cost had settled.
+     */
+    public record Window(String server, String mode, int calls, long requests, long failed, String firstFailure,
+            long userMillis, long systemMillis, long stubCpuMillis, long elapsedNanos, long warmupMillis,
+            boolean steady) {
+        /** The server's CPU time in the window, user and system. */
+        public long cpuMillis() {
+            return userMillis + systemMillis;
+        }
+
+        public double cpuMicrosPerRequest() {
+            return cpuMillis() * 1000.0 / requests;
+        }
+
+        /** The kernel's share of the server's CPU: system calls, wake-ups, loopback TCP. */
+        public double systemPercent() {
+            return 100.0 * systemMillis / Math.max(1, cpuMillis());
+        }
+
+        public double perSecond() {
+            return requests * 1e9 / elapsedNanos;
+        }
+    }
+
+    /** The hello-world's windows (first and last) and one window per mode and C. */
+    public record Report(Settings settings, String machine, List<Window> hello, List<Window> mashups) {
+        /** CPU per hello, pooled over its windows. */
+        public double helloCpuMicros() {
+            long cpu = hello.stream().mapToLong(Window::cpuMillis).sum();
+            long requests = hello.stream().mapToLong(Window::requests).sum();
+            return cpu * 1000.0 / requests;
+        }
+
+        public double efficiency(Window mashup) {
+            return (1 + mashup.calls()) * helloCpuMicros() / mashup.cpuMicrosPerRequest();
+        }
+
+        public boolean passed() {
+            return List.of(hello, mashups).stream().flatMap(List::stream)
+                    .allMatch(w -> w.failed() == 0 && w.requests() > 0 && w.cpuMillis() > 0);
+        }
+
+        public String table() {
+            StringBuilder out = new StringBuilder();
+            out.append("| server | mode | C | warm-up s | requests | failed | requests/s | server CPU ms "
+                    + "| CPU µs per request | of which system | efficiency | stub CPU µs per call |\n"
+                    + "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+            for (Window w : hello) {
+                out.append(row(w, "—", "—"));
+            }
+            for (Window w : mashups) {
+                out.append(row(w, String.format(Locale.ROOT, "%.2f", efficiency(w)),
+                        String.format(Locale.ROOT, "%.1f", w.stubCpuMillis() * 1000.0 / (w.requests() * w.calls()))));
+            }
+            out.append(String.format(Locale.ROOT, "hello CPU per request, pooled: %.1f µs%n", helloCpuMicros()));
+            return out.toString();
+        }
+
+        private static String row(Window w, String efficiency, String stub) {
+            return String.format(Locale.ROOT, "| %s | %s | %s | %.0f%s | %,d | %,d | %,.0f | %,d | %.1f | %.0f %% | %s "
+                            + "| %s |%n",
+                    w.server(), w.mode(), w.calls() == 0 ? "—" : Integer.toString(w.calls()),
+                    w.warmupMillis() / 1000.0, w.steady() ? "" : " (not steady)", w.requests(),
+                    w.failed(), w.perSecond(), w.cpuMillis(), w.cpuMicrosPerRequest(), w.systemPercent(), efficiency,
+                    stub)
+                    + (w.firstFailure() == null ? "" : "  first failure: " + w.firstFailure() + "\n");
+        }
+    }
+
+    private Efficiency() {
+    }
+
+    public static Report run(Settings settings) throws Exception {
+        for (Path jar : List.of(settings.mashupJar(), settings.stubJar(), settings.benchmarksJar())) {
+            if (!Files.isRegularFile(jar)) {
+                throw new IOException("no jar at " + jar.toAbsolutePath() + "; build first with "
+                        + "./mvnw -q package -DskipTests (or pass --mashup-jar, --stub-jar, --benchmarks-jar)");
+            }
+        }
+        String machine = machine(settings);
+        System.out.println("machine: " + machine);
+        List<Window> hello = new ArrayList<>();
+        List<Window> mashups = new ArrayList<>();
+        Path definitions = Files.createTempFile("efficiency-", ".json");
+        try (StubProcess stubs = StubProcess.start(settings.stubJar(), List.of(),
+                settings.h2cPartners() ? List.of("--h2c") : List.of());
+                ServerProcess helloServer = ServerProcess.start("hello", helloCommand(settings), HELLO_READY)) {
+            Files.writeString(definitions, definitionsJson(stubs.uri(), settings.calls(), settings.h2cPartners()));
+            hello.add(measure(settings, helloServer, null, helloServer.uri(), "hello", "—", 0));
+            for (String mode : settings.modes()) {
+                try (ServerProcess server = ServerProcess.start("mashup-" + mode,
+                        mashupCommand(settings, definitions, mode), MASHUP_READY)) {
+                    for (int c : settings.calls()) {
+                        mashups.add(measure(settings, server, stubs, server.uri().resolve("/mashup/c" + c),
+                                "mashup", mode, c));
+                    }
+                }
+            }
+            hello.add(measure(settings, helloServer, null, helloServer.uri(), "hello", "—", 0));
+        } finally {
+            Files.deleteIfExists(definitions);
+        }
+        return new Report(settings, machine, hello, mashups);
+    }
+
+    /** Warm-up until the server is steady, then the measured window; server and stub CPU are read around it. */
+    private static Window measure(Settings settings, ServerProcess server, StubProcess stubs, URI target,
+            String label, String mode, int calls) throws IOException {
+        KeepAliveLoad load = new KeepAliveLoad(target);
+        String name = label + " " + mode + " C=" + (calls == 0 ? "—" : calls);
+        long warmupStart = System.nanoTime();
+        boolean steady = warmUp(settings, server, load, name);
+        long warmupMillis = (System.nanoTime() - warmupStart) / 1_000_000;
+        long[] before = server.cpuMillis();
+        long stubBefore = stubs == null ? 0 : stubs.cpuMillis();
+        KeepAliveLoad.Result result = load.run(settings.connections(), settings.measureMillis());
+        long[] after = server.cpuMillis();
+        long stubCpu = stubs == null ? 0 : stubs.cpuMillis() - stubBefore;
+        Window window = new Window(label, mode, calls, result.ok(), result.failed(), result.firstFailure(),
+                after[0] - before[0], after[1] - before[1], stubCpu, result.elapsedNanos(), warmupMillis, steady);
+        System.out.printf(Locale.ROOT, "%s: %,d OK (%,.0f/s), %,d failed, server CPU %,d ms = %.1f µs per request "
+                        + "(%.0f %% system)%n", name, window.requests(), window.perSecond(), window.failed(),
+                window.cpuMillis(), window.cpuMicrosPerRequest(), window.systemPercent());
+        return window;
+    }
+
+    /**
+     * Runs warm-up windows of up to {@value #WARMUP_WINDOW_MILLIS} ms until two in a row cost the same CPU
+     * per request within {@value #STEADY_PERCENT} %, or {@code warmupMillis} has passed. The JIT keeps
+     * compiling for tens of seconds in a server of many classes; a fixed short warm-up would measure the
+     * compiler. Returns whether it became steady.
+     */
+    private static boolean warmUp(Settings settings, ServerProcess server, KeepAliveLoad load, String name)
+            throws IOException {
+        if (settings.warmupMillis() == 0) {
+            return false;
+        }
+        long end = System.nanoTime() + settings.warmupMillis() * 1_000_000;
+        long window = Math.min(WARMUP_WINDOW_MILLIS, settings.warmupMillis());
+        double previous = Double.NaN;
+        while (true) {
+            long[] before = server.cpuMillis();
+            KeepAliveLoad.Result warm = load.run(settings.connections(), window);
+            long[] after = server.cpuMillis();
+            double perRequest = (after[0] + after[1] - before[0] - before[1]) * 1000.0 / Math.max(1, warm.ok());
+            if (warm.failed() > 0) {
+                System.out.println("warm-up of " + name + ": " + warm.failed() + " failed (first: "
+                        + warm.firstFailure() + ")");
+            }
+            if (Math.abs(perRequest - previous) <= previous * STEADY_PERCENT / 100) {
+                return true;
+            }
+            if (System.nanoTime() >= end) {
+                System.out.printf(Locale.ROOT, "warm-up of %s: not steady after %,d ms (last windows %.1f and %.1f µs "
+                        + "per request)%n", name, settings.warmupMillis(), previous, perRequest);
+                return false;
+            }
+            previous = perRequest;
+        }
+    }
+
+    private static List<String> helloCommand(Settings settings) {
+        List<String> command = new ArrayList<>();
+        command.add(settings.java());
+        command.addAll(settings.jvmArgs());
+        command.addAll(List.of("-cp", settings.benchmarksJar().toString(), HelloServer.class.getName(), "--port", "0"));
+        if (settings.helloBlocking()) {
+            command.add("--blocking");
+        }
+        return command;
+    }
+
+    private static List<String> mashupCommand(Settings settings, Path definitions, String mode) {
+        List<String> command = new ArrayList<>();
+        command.add(settings.java());
+        command.addAll(settings.jvmArgs());
+        command.add("-Dorg.slf4j.simpleLogger.log.org.eclipse.jetty.server.RequestLog=warn");
+        command.addAll(List.of("-jar", settings.mashupJar().toString(), "--config", definitions.toString(),
+                "--mode", mode, "--port", "0"));
+        return command;
+    }
+
+    /** One partner (the stubs) and one mashup per C, {@code /mashup/c<C>}, whose calls all GET {@code /stub}. */
+    static String definitionsJson(URI stubs, List<Integer> calls, boolean h2c) {
+        StringBuilder json = new StringBuilder("{\"partners\":{\"stub\":{\"baseUri\":\"" + stubs
+                + "\",\"maxConnections\":256" + (h2c ? ",\"protocol\":\"h2c\"" : "") + "}},\"mashups\":{");
+        List<Integer> distinct = calls.stream().distinct().toList();
+        for (int i = 0; i < distinct.size(); i++) {
+            int c = distinct.get(i);
+            json.append(i > 0 ? "," : "").append("\"c").append(c).append("\":{\"calls\":[");
+            for (int k = 1; k <= c; k++) {
+                json.append(k > 1 ? "," : "").append("{\"name\":\"p").append(k)
+                        .append("\",\"partner\":\"stub\",\"template\":\"/stub\"}");
+            }
+            json.append("]}");
+        }
+        return json.append("}}").toString();
+    }
+
+    private static String machine(Settings settings) {
+        long memory = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getTotalMemorySize();
+        return String.format(Locale.ROOT, "%d cores, %d GiB, servers on %s%s (this JVM: %s); load: %d connections, "
+                        + "warm-up at most %d ms, measure %d ms per window; partners over %s; hello handler %s",
+                Runtime.getRuntime().availableProcessors(), memory >> 30, settings.java(),
+                settings.jvmArgs().isEmpty() ? "" : " " + settings.jvmArgs(), Runtime.version(), settings.connections(),
+                settings.warmupMillis(), settings.measureMillis(), settings.h2cPartners() ? "h2c" : "HTTP/1.1",
+                settings.helloBlocking() ? "blocking" : "non-blocking");
+    }
+
+    /** The jar this class was loaded from (benchmarks.jar when run as documented), else the built one. */
+    private static Path ownJar() {
+        String configured = System.getProperty("rc10k.benchmarks.jar");
+        if (configured != null) {
+            return Path.of(configured);
+        }
+        try {
+            Path self = Path.of(Efficiency.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            if (Files.isRegularFile(self)) {
+                return self;
+            }
+        } catch (Exception e) {
+            // Fall back to where the build puts it.
+        }
+        return Path.of("benchmarks", "target", "benchmarks.jar");
+    }
+
+    public static void main(String[] args) throws Exception {
+        Settings d = Settings.defaults();
+        List<Integer> calls = d.calls();
+        List<String> modes = d.modes();
+        int connections = d.connections();
+        long warmup = d.warmupMillis();
+        long measure = d.measureMillis();
+        Path mashupJar = d.mashupJar();
+        Path stubJar = d.stubJar();
+        Path benchmarksJar = d.benchmarksJar();
+        String java = d.java();
+        List<String> jvmArgs = new ArrayList<>();
+        boolean helloBlocking = false;
+        boolean h2cPartners = false;
+        Settings settings;
+        try {
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--calls" -> calls = Arrays.stream(args[++i].split(",")).map(Integer::valueOf).toList();
+                    case "--modes" -> modes = List.of(args[++i].split(","));
+                    case "--connections" -> connections = Integer.parseInt(args[++i]);
+                    case "--warmup" -> warmup = Long.parseLong(args[++i]);
+                    case "--measure" -> measure = Long.parseLong(args[++i]);
+                    case "--mashup-jar" -> mashupJar = Path.of(args[++i]);
+                    case "--stub-jar" -> stubJar = Path.of(args[++i]);
+                    case "--benchmarks-jar" -> benchmarksJar = Path.of(args[++i]);
+                    case "--java" -> java = args[++i];
+                    case "--jvm-arg" -> jvmArgs.add(args[++i]);
+                    case "--hello-blocking" -> helloBlocking = true;
+                    case "--h2c-partners" -> h2cPartners = true;
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                }
+            }
+            settings = new Settings(calls, modes, connections, warmup, measure, mashupJar, stubJar, benchmarksJar,
+                    java, jvmArgs, helloBlocking, h2cPartners);
+        } catch (RuntimeException e) {
+            System.err.println("efficiency: " + e.getMessage() + "; accepted: --calls 1,6,16 "
+                    + "--modes async,sync,virtual --connections N --warmup MS --measure MS --mashup-jar PATH "
+                    + "--stub-jar PATH --benchmarks-jar PATH --java PATH --jvm-arg ARG (repeatable) --hello-blocking "
+                    + "--h2c-partners");
+            System.exit(2);
+            return;
+        }
+        Report report = run(settings);
+        System.out.println();
+        System.out.print(report.table());
+        System.exit(report.passed() ? 0 : 1);
+    }
+}

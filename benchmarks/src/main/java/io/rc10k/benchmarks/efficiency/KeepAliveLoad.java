@@ -1,0 +1,211 @@
+package io.rc10k.benchmarks.efficiency;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
+
+/**
+ * A closed-loop HTTP/1.1 load generator for efficiency runs: N kept-alive connections, each with one
+ * GET on the wire at a time and the next sent as soon as the answer is in, all on one selector thread.
+ * Cheap on purpose — on a 2-core machine its CPU competes with the process under test — so it parses
+ * only the status line and {@code Content-Length} (both servers it meets send one). Connection set-up
+ * is paid once per run, not per request, so the servers' CPU goes to requests, not to accepts.
+ * Not thread-safe; one {@link #run} at a time.
+ */
+final class KeepAliveLoad {
+    /** What a run saw. */
+    record Result(long ok, long failed, String firstFailure, long elapsedNanos) {
+        double perSecond() {
+            return ok * 1e9 / elapsedNanos;
+        }
+    }
+
+    private static final int BUFFER = 16 * 1024;
+    private static final long DRAIN_MILLIS = 15_000;
+
+    private final InetSocketAddress address;
+    private final byte[] request;
+    private long ok;
+    private long failed;
+    private String firstFailure;
+    private boolean sending;
+    private int onTheWire;
+
+    /** One connection: its channel and what it has read of the current answer. */
+    private static final class Connection {
+        final SocketChannel channel;
+        ByteBuffer in = ByteBuffer.allocate(BUFFER);
+
+        Connection(SocketChannel channel) {
+            this.channel = channel;
+        }
+    }
+
+    KeepAliveLoad(URI target) {
+        this.address = new InetSocketAddress(target.getHost(), target.getPort());
+        String path = target.getRawPath() == null || target.getRawPath().isEmpty() ? "/" : target.getRawPath();
+        String pathAndQuery = path + (target.getRawQuery() == null ? "" : "?" + target.getRawQuery());
+        this.request = ("GET " + pathAndQuery + " HTTP/1.1\r\nHost: " + target.getHost() + ":" + target.getPort()
+                + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * Keeps {@code connections} requests in flight for {@code millis}, then stops sending, waits
+     * (bounded) for the answers still due, and closes every connection. Returns once all that is done,
+     * so whatever the server spent meanwhile was spent on the requests counted.
+     */
+    Result run(int connections, long millis) throws IOException {
+        ok = 0;
+        failed = 0;
+        firstFailure = null;
+        onTheWire = 0;
+        sending = true;
+        long start = System.nanoTime();
+        long end = start + millis * 1_000_000;
+        try (Selector selector = Selector.open()) {
+            for (int i = 0; i < connections; i++) {
+                open(selector);
+            }
+            while (System.nanoTime() < end) {
+                poll(selector, Math.max(1, (end - System.nanoTime()) / 1_000_000));
+            }
+            sending = false;
+            long drainEnd = System.nanoTime() + DRAIN_MILLIS * 1_000_000;
+            while (onTheWire > 0 && System.nanoTime() < drainEnd) {
+                poll(selector, 100);
+            }
+            long elapsed = System.nanoTime() - start;
+            if (onTheWire > 0) {
+                failed += onTheWire - 1;
+                fail(onTheWire + " answers missing " + DRAIN_MILLIS + " ms after the last request");
+            }
+            for (SelectionKey key : selector.keys()) {
+                key.channel().close();
+            }
+            return new Result(ok, failed, firstFailure, elapsed);
+        }
+    }
+
+    private void open(Selector selector) throws IOException {
+        SocketChannel channel = SocketChannel.open(address);
+        channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        channel.configureBlocking(false);
+        Connection connection = new Connection(channel);
+        channel.register(selector, SelectionKey.OP_READ, connection);
+        send(connection);
+    }
+
+    private void poll(Selector selector, long waitMillis) throws IOException {
+        if (selector.select(waitMillis) == 0) {
+            return;
+        }
+        Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
+        while (keys.hasNext()) {
+            SelectionKey key = keys.next();
+            keys.remove();
+            Connection connection = (Connection) key.attachment();
+            try {
+                read(connection);
+            } catch (IOException e) {
+                // The connection broke: its answer is lost; a fresh one takes its place while the run lasts.
+                onTheWire--;
+                fail(e.toString());
+                key.channel().close();
+                if (sending) {
+                    open(selector);
+                }
+            }
+        }
+    }
+
+    private void send(Connection connection) throws IOException {
+        ByteBuffer out = ByteBuffer.wrap(request);
+        while (out.hasRemaining()) {
+            // One small request per connection at a time: the socket buffer is empty, a write rarely splits.
+            connection.channel.write(out);
+        }
+        onTheWire++;
+    }
+
+    private void read(Connection connection) throws IOException {
+        ByteBuffer in = connection.in;
+        if (connection.channel.read(in) < 0) {
+            throw new IOException("closed by the server");
+        }
+        int headersEnd = indexOfBlankLine(in.array(), in.position());
+        if (headersEnd < 0) {
+            grow(connection);
+            return;
+        }
+        String headers = new String(in.array(), 0, headersEnd, StandardCharsets.ISO_8859_1);
+        long length = contentLength(headers);
+        if (length < 0) {
+            throw new IOException("no Content-Length in " + headers.substring(0, headers.indexOf('\r')));
+        }
+        long total = headersEnd + 4 + length;
+        if (in.position() < total) {
+            if (total > in.capacity()) {
+                ByteBuffer bigger = ByteBuffer.allocate((int) total);
+                in.flip();
+                bigger.put(in);
+                connection.in = bigger;
+            }
+            return;
+        }
+        if (in.position() > total) {
+            throw new IOException("more bytes than one answer: the server answered a request not sent");
+        }
+        in.clear();
+        onTheWire--;
+        if (headers.startsWith("HTTP/1.1 200 ")) {
+            ok++;
+        } else {
+            fail(headers.substring(0, headers.indexOf('\r')));
+        }
+        if (sending) {
+            send(connection);
+        }
+    }
+
+    private static void grow(Connection connection) {
+        if (!connection.in.hasRemaining()) {
+            ByteBuffer bigger = ByteBuffer.allocate(connection.in.capacity() * 2);
+            connection.in.flip();
+            bigger.put(connection.in);
+            connection.in = bigger;
+        }
+    }
+
+    private static int indexOfBlankLine(byte[] bytes, int limit) {
+        for (int i = 3; i < limit; i++) {
+            if (bytes[i] == '\n' && bytes[i - 1] == '\r' && bytes[i - 2] == '\n' && bytes[i - 3] == '\r') {
+                return i - 3;
+            }
+        }
+        return -1;
+    }
+
+    private static long contentLength(String headers) {
+        for (String line : headers.split("\r\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase("Content-Length")) {
+                return Long.parseLong(line.substring(colon + 1).trim());
+            }
+        }
+        return -1;
+    }
+
+    private void fail(String why) {
+        failed++;
+        if (firstFailure == null) {
+            firstFailure = why;
+        }
+    }
+}

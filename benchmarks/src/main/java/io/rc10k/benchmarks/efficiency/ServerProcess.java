@@ -1,0 +1,118 @@
+package io.rc10k.benchmarks.efficiency;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A server JVM of its own — the mashup server or the hello-world — started from a command line,
+ * ready once it prints its address, and measured from outside through {@code /proc/<pid>/stat}, so
+ * that the load generator's CPU never counts as the server's.
+ */
+final class ServerProcess implements AutoCloseable {
+    private static final int KEPT_LINES = 20;
+
+    private final String label;
+    private final Process process;
+    private final URI uri;
+
+    private ServerProcess(String label, Process process, URI uri) {
+        this.label = label;
+        this.process = process;
+        this.uri = uri;
+    }
+
+    /**
+     * Runs {@code command} and waits, bounded, for a line matching {@code ready} (group 1: the base URI).
+     * Its output is echoed with {@code [label]} in front; if it exits first, its last lines are in the exception.
+     */
+    static ServerProcess start(String label, List<String> command, Pattern ready) throws IOException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        CompletableFuture<URI> address = new CompletableFuture<>();
+        Thread reader = new Thread(() -> echoUntilExit(label, process, ready, address), label + "-output");
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            return new ServerProcess(label, process, address.get(60, TimeUnit.SECONDS));
+        } catch (Exception e) {
+            process.destroyForcibly();
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw new IOException(label + " did not start: " + String.join(" ", command) + "\n" + cause.getMessage(),
+                    cause);
+        }
+    }
+
+    private static void echoUntilExit(String label, Process process, Pattern ready, CompletableFuture<URI> address) {
+        Deque<String> last = new ArrayDeque<>();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = out.readLine()) != null) {
+                Matcher m = ready.matcher(line);
+                if (!address.isDone() && m.find()) {
+                    address.complete(URI.create(m.group(1)));
+                } else if (!line.startsWith("try:") && !line.startsWith("      curl")) {
+                    System.out.println("[" + label + "] " + line);
+                }
+                last.addLast(line);
+                if (last.size() > KEPT_LINES) {
+                    last.removeFirst();
+                }
+            }
+        } catch (IOException e) {
+            address.completeExceptionally(e);
+        }
+        if (!address.isDone()) {
+            try {
+                address.completeExceptionally(new IOException("exited with status " + process.waitFor()
+                        + " before it was ready; its last output:\n  " + String.join("\n  ", last)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    URI uri() {
+        return uri;
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    /**
+     * CPU time used so far by all its threads, living and ended: {user, system} in ms, from fields 14
+     * and 15 of {@code /proc/<pid>/stat} (clock ticks of 10 ms: USER_HZ is 100 on Linux). System time
+     * is kept apart because a JFR execution sample never sees it: it is the kernel's, in system calls.
+     */
+    long[] cpuMillis() throws IOException {
+        String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return new long[] {Long.parseLong(fields[11]) * 10, Long.parseLong(fields[12]) * 10};
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                System.out.println("[" + label + "] did not stop within 20 s of SIGTERM; killed");
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+}
