@@ -61,6 +61,11 @@ class HostileInputTest {
     @EnumSource(Mode.class)
     void dotSegmentsFromQueryValuesAreRefusedBeforeAnyCall(Mode mode) throws Exception {
         try (TestServer server = TestServer.start(mode, definitions)) {
+            // Requests of earlier tests may still be completing at the stub: let its counters settle first.
+            long settle = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+            while (stubs.stats().inFlight() > 0 && System.nanoTime() < settle) {
+                Thread.sleep(10);
+            }
             long served = stubs.stats().served();
             for (String value : new String[] {"..", ".", ""}) {
                 ContentResponse response = server.get("/mashup/segment?x=" + value);
