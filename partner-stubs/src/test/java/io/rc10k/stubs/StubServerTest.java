@@ -334,6 +334,7 @@ class StubServerTest {
 
     @Test
     void statsCountRequestsInFlightAndConnections() throws Exception {
+        awaitStats(s -> s.inFlight() == 0); // earlier tests' stalls end within their 400 ms cap
         stubs.resetStats();
         long servedBefore = stubs.stats().served();
         CountDownLatch done = new CountDownLatch(20);
