@@ -1,17 +1,11 @@
 package io.rc10k.benchmarks.capacity;
 
-import java.io.BufferedReader;
+import io.rc10k.benchmarks.process.ServerProcess;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -23,67 +17,21 @@ public final class StubProcess implements AutoCloseable {
     public static final Path DEFAULT_JAR = Path.of("partner-stubs", "target", "partner-stubs.jar");
     private static final Pattern READY = Pattern.compile("partner-stubs ready .* on: (http://\\S+)");
 
-    private final Process process;
-    private final URI uri;
+    private final ServerProcess process;
 
-    private StubProcess(Process process, URI uri) {
+    private StubProcess(ServerProcess process) {
         this.process = process;
-        this.uri = uri;
     }
 
     /** Starts the stub jar with {@code args} (plus {@code --port 0}) and waits, bounded, until it is ready. */
     public static StubProcess start(Path jar, List<String> jvmArgs, List<String> args) throws IOException {
-        if (!Files.isRegularFile(jar)) {
-            throw new IOException("no stub jar at " + jar.toAbsolutePath()
-                    + "; build it first with ./mvnw -q package -DskipTests (or pass --stub-jar)");
-        }
-        List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
-        command.addAll(jvmArgs);
-        command.add("-jar");
-        command.add(jar.toString());
-        command.add("--port");
-        command.add("0");
-        command.addAll(args);
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        CompletableFuture<URI> ready = new CompletableFuture<>();
-        Thread reader = new Thread(() -> echoUntilExit(process, ready), "stub-process-output");
-        reader.setDaemon(true);
-        reader.start();
-        try {
-            return new StubProcess(process, ready.get(30, TimeUnit.SECONDS));
-        } catch (Exception e) {
-            process.destroyForcibly();
-            throw new IOException("partner stubs did not start: " + String.join(" ", command), e);
-        }
-    }
-
-    private static void echoUntilExit(Process process, CompletableFuture<URI> ready) {
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = out.readLine()) != null) {
-                Matcher m = READY.matcher(line);
-                if (m.find()) {
-                    ready.complete(URI.create(m.group(1)));
-                } else if (!line.startsWith("try:") && !line.startsWith("      curl")) {
-                    System.out.println("[stubs] " + line);
-                }
-            }
-        } catch (IOException e) {
-            ready.completeExceptionally(e);
-        }
-        if (!ready.isDone()) {
-            try {
-                ready.completeExceptionally(new IOException("stub process exited with " + process.waitFor()));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        List<String> all = new ArrayList<>(List.of("--port", "0"));
+        all.addAll(args);
+        return new StubProcess(ServerProcess.startJar("stubs", jar, jvmArgs, all, READY));
     }
 
     public URI uri() {
-        return uri;
+        return process.uri();
     }
 
     public long pid() {
@@ -93,10 +41,8 @@ public final class StubProcess implements AutoCloseable {
     /** CPU time (user + system) the stub process has used so far, from /proc; -1 where there is no /proc. */
     public long cpuMillis() {
         try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-            return ticks * 1000 / 100; // USER_HZ is 100 on Linux
+            long[] cpu = process.cpuMillis();
+            return cpu[0] + cpu[1];
         } catch (IOException | RuntimeException e) {
             return -1;
         }
@@ -104,14 +50,6 @@ public final class StubProcess implements AutoCloseable {
 
     @Override
     public void close() {
-        process.destroy();
-        try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        process.close();
     }
 }

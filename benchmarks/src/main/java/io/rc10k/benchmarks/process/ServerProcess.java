@@ -1,4 +1,4 @@
-package io.rc10k.benchmarks.efficiency;
+package io.rc10k.benchmarks.process;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -16,11 +16,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A server JVM of its own — the mashup server or the hello-world — started from a command line,
- * ready once it prints its address, and measured from outside through {@code /proc/<pid>/stat}, so
- * that the load generator's CPU never counts as the server's.
+ * A server JVM of its own — partner stubs, the mashup server, the hello-world — started from a
+ * command line, ready once it prints its address, and measured from outside through
+ * {@code /proc/<pid>/stat}, so that what the experiment's own process does never counts as the
+ * server's. The one launcher of every experiment in this module.
  */
-final class ServerProcess implements AutoCloseable {
+public final class ServerProcess implements AutoCloseable {
     private static final int KEPT_LINES = 20;
 
     private final String label;
@@ -37,7 +38,7 @@ final class ServerProcess implements AutoCloseable {
      * Runs {@code command} and waits, bounded, for a line matching {@code ready} (group 1: the base URI).
      * Its output is echoed with {@code [label]} in front; if it exits first, its last lines are in the exception.
      */
-    static ServerProcess start(String label, List<String> command, Pattern ready) throws IOException {
+    public static ServerProcess start(String label, List<String> command, Pattern ready) throws IOException {
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         CompletableFuture<URI> address = new CompletableFuture<>();
         Thread reader = new Thread(() -> echoUntilExit(label, process, ready, address), label + "-output");
@@ -51,6 +52,30 @@ final class ServerProcess implements AutoCloseable {
             throw new IOException(label + " did not start: " + String.join(" ", command) + "\n" + cause.getMessage(),
                     cause);
         }
+    }
+
+    /**
+     * Runs {@code java [jvmArgs] -jar jar [args]} on this JVM's own {@code java}; a missing jar is
+     * named with the command that builds it.
+     */
+    public static ServerProcess startJar(String label, Path jar, List<String> jvmArgs, List<String> args, Pattern ready)
+            throws IOException {
+        if (!Files.isRegularFile(jar)) {
+            throw new IOException("no " + label + " jar at " + jar.toAbsolutePath()
+                    + "; build it first with ./mvnw -q package -DskipTests");
+        }
+        List<String> command = new java.util.ArrayList<>();
+        command.add(javaCommand());
+        command.addAll(jvmArgs);
+        command.add("-jar");
+        command.add(jar.toString());
+        command.addAll(args);
+        return start(label, command, ready);
+    }
+
+    /** This JVM's own {@code java}, so that servers run on the same JDK as the experiment. */
+    public static String javaCommand() {
+        return ProcessHandle.current().info().command().orElse("java");
     }
 
     private static void echoUntilExit(String label, Process process, Pattern ready, CompletableFuture<URI> address) {
@@ -83,12 +108,21 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
-    URI uri() {
+    public URI uri() {
         return uri;
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
+    }
+
+    /** A full GC in the server through {@code jcmd}, so that heap used afterwards is the live heap. */
+    public void gc() throws IOException, InterruptedException {
+        Path jcmd = Path.of(javaCommand()).resolveSibling("jcmd");
+        Process p = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "GC.run")
+                .redirectErrorStream(true).start();
+        p.getInputStream().readAllBytes();
+        p.waitFor(30, TimeUnit.SECONDS);
     }
 
     /**
@@ -96,7 +130,7 @@ final class ServerProcess implements AutoCloseable {
      * and 15 of {@code /proc/<pid>/stat} (clock ticks of 10 ms: USER_HZ is 100 on Linux). System time
      * is kept apart because a JFR execution sample never sees it: it is the kernel's, in system calls.
      */
-    long[] cpuMillis() throws IOException {
+    public long[] cpuMillis() throws IOException {
         String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         return new long[] {Long.parseLong(fields[11]) * 10, Long.parseLong(fields[12]) * 10};
