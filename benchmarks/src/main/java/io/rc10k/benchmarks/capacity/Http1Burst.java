@@ -1,5 +1,6 @@
 package io.rc10k.benchmarks.capacity;
 
+import io.rc10k.benchmarks.process.Http1Heads;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -132,7 +133,7 @@ final class Http1Burst {
         String text = new String(in.array(), 0, in.position(), StandardCharsets.ISO_8859_1);
         int headersEnd = text.indexOf("\r\n\r\n");
         if (headersEnd >= 0) {
-            long length = contentLength(text.substring(0, headersEnd));
+            long length = Http1Heads.contentLength(text.substring(0, headersEnd));
             if (length >= 0 && in.position() - headersEnd - 4 >= length) {
                 answered(text);
                 return true;
@@ -156,16 +157,6 @@ final class Http1Burst {
         } else {
             fail(text.substring(0, Math.min(text.indexOf('\r'), 40)));
         }
-    }
-
-    private static long contentLength(String headers) {
-        for (String line : headers.split("\r\n")) {
-            int colon = line.indexOf(':');
-            if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase("Content-Length")) {
-                return Long.parseLong(line.substring(colon + 1).trim());
-            }
-        }
-        return -1;
     }
 
     private void fail(String why) {

@@ -1,5 +1,6 @@
 package io.rc10k.benchmarks.efficiency;
 
+import io.rc10k.benchmarks.process.Http1Heads;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -145,7 +146,7 @@ final class KeepAliveLoad {
             return;
         }
         String headers = new String(in.array(), 0, headersEnd, StandardCharsets.ISO_8859_1);
-        long length = contentLength(headers);
+        long length = Http1Heads.contentLength(headers);
         if (length < 0) {
             throw new IOException("no Content-Length in " + headers.substring(0, headers.indexOf('\r')));
         }
@@ -187,16 +188,6 @@ final class KeepAliveLoad {
         for (int i = 3; i < limit; i++) {
             if (bytes[i] == '\n' && bytes[i - 1] == '\r' && bytes[i - 2] == '\n' && bytes[i - 3] == '\r') {
                 return i - 3;
-            }
-        }
-        return -1;
-    }
-
-    private static long contentLength(String headers) {
-        for (String line : headers.split("\r\n")) {
-            int colon = line.indexOf(':');
-            if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase("Content-Length")) {
-                return Long.parseLong(line.substring(colon + 1).trim());
             }
         }
         return -1;
