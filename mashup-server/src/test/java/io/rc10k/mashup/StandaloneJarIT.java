@@ -130,21 +130,19 @@ class StandaloneJarIT {
     @Test
     void gracefulStopAnswersEveryRequestSentBeforeItAndRefusesLaterOnesCleanly() throws Exception {
         JarProcess jar = JarProcess.start("--port", "0");
-        List<CompletableFuture<ContentResponse>> before = new ArrayList<>();
-        List<CompletableFuture<ContentResponse>> after = new ArrayList<>();
-        AtomicBoolean stopping = new AtomicBoolean();
-        AtomicLong sent = new AtomicLong();
+        /** One request of the stream: its answer, and when the client had written it whole. */
+        record Sent(CompletableFuture<ContentResponse> answer, AtomicLong sentAt) {
+        }
+        List<Sent> all = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicBoolean stop = new AtomicBoolean();
         Thread load = new Thread(() -> {
-            // A steady stream: one /mashup/paper (1 s) every 10 ms until a second after the stop.
-            long end = Long.MAX_VALUE;
-            while (System.nanoTime() < end) {
+            // A steady stream: one /mashup/paper (1 s) every 10 ms until told to stop.
+            while (!stop.get()) {
+                AtomicLong sentAt = new AtomicLong(Long.MAX_VALUE);
                 CompletableFuture<ContentResponse> f = new CompletableResponseListener(client.newRequest(
-                        jar.uri.resolve("/mashup/paper")).timeout(30, TimeUnit.SECONDS)).send();
-                (stopping.get() ? after : before).add(f);
-                sent.incrementAndGet();
-                if (stopping.get() && end == Long.MAX_VALUE) {
-                    end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
-                }
+                        jar.uri.resolve("/mashup/paper")).timeout(30, TimeUnit.SECONDS)
+                        .onRequestSuccess(r -> sentAt.set(System.nanoTime()))).send();
+                all.add(new Sent(f, sentAt));
                 try {
                     Thread.sleep(10);
                 } catch (InterruptedException e) {
@@ -154,22 +152,38 @@ class StandaloneJarIT {
         }, "steady-load");
         load.start();
         Thread.sleep(2_000);
-        stopping.set(true);
-        Thread.sleep(5); // let the stream notice before the signal, so "before" holds only earlier requests
+        long stoppedAt = System.nanoTime();
+        Thread stopper = new Thread(() -> {
+            try {
+                Thread.sleep(1_000);
+            } catch (InterruptedException ignored) {
+                // stop the stream now
+            }
+            stop.set(true);
+        });
+        stopper.start();
         int exit = jar.stop();
+        stopper.join();
         load.join(10_000);
         assertEquals(143, exit, "the process exits after its graceful stop (128 + SIGTERM)");
+        // Sent well before the signal: the server had it and must answer it whole. Sent in the last
+        // 200 ms or after: it may have reached the server once the stop began, so a clean 503 or a
+        // refused connection is right too — but never a hang or another status.
+        long wellBefore = stoppedAt - TimeUnit.MILLISECONDS.toNanos(200);
         int completed = 0;
-        for (CompletableFuture<ContentResponse> f : before) {
-            ContentResponse response = f.get(30, TimeUnit.SECONDS);
-            assertEquals(200, response.getStatus(), "a request sent before the stop was not completed");
-            completed++;
-        }
         int refused = 0;
-        for (CompletableFuture<ContentResponse> f : after) {
+        int late = 0;
+        for (Sent sent : List.copyOf(all)) {
+            if (sent.sentAt().get() <= wellBefore) {
+                ContentResponse response = sent.answer().get(30, TimeUnit.SECONDS);
+                assertEquals(200, response.getStatus(), "a request sent before the stop was not completed");
+                completed++;
+                continue;
+            }
+            late++;
             try {
-                int status = f.get(30, TimeUnit.SECONDS).getStatus();
-                assertTrue(status == 200 || status == 503, "after the stop: " + status);
+                int status = sent.answer().get(30, TimeUnit.SECONDS).getStatus();
+                assertTrue(status == 200 || status == 503, "around or after the stop: " + status);
                 refused += status == 503 ? 1 : 0;
             } catch (java.util.concurrent.ExecutionException e) {
                 // Refused at the socket: the connector closed. A clean refusal, not a hang.
@@ -177,8 +191,8 @@ class StandaloneJarIT {
                 refused++;
             }
         }
-        System.out.printf("graceful stop: %d sent, %d before the stop all completed, %d after: %d refused%n",
-                sent.get(), completed, after.size(), refused);
+        System.out.printf("graceful stop: %d sent; %d sent before the stop, all completed; %d around or after it: "
+                + "%d refused, the rest completed%n", all.size(), completed, late, refused);
         assertTrue(completed > 50, "the steady stream was too thin: " + completed);
     }
 }
