@@ -248,4 +248,36 @@ class MashupServerTest {
             assertTrue(metrics.contains("mashup_inbound_inflight 0.0"), "in-flight gauge back to 0");
         }
     }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void threadHoldTimeIsRecordedOncePerRequestAndIsAPartOfTheRequestOnlyInAsyncMode(Mode mode) throws Exception {
+        try (TestServer server = TestServer.start(mode, definitions)) {
+            for (int i = 0; i < 5; i++) {
+                assertEquals(200, server.get("/mashup/wait?ms=200").getStatus());
+            }
+            String metrics = server.get("/metrics").getContentAsString();
+            assertEquals(5, sample(metrics, "mashup_thread_hold_seconds_count{mashup=\"wait\"}"));
+            assertEquals(5, sample(metrics, "mashup_partner_call_seconds_count{partner=\"stub\"}"));
+            double held = sample(metrics, "mashup_thread_hold_seconds_sum{mashup=\"wait\"}");
+            double served = sample(metrics, "mashup_request_seconds_sum{mashup=\"wait\"}");
+            if (mode == Mode.ASYNC) {
+                // The thread is held while routing and while writing, not while the partner answers.
+                assertTrue(held < served, "async D " + held + " s < S " + served + " s");
+            } else {
+                // The request's thread is held from before routing until after the response is written.
+                assertTrue(held >= served, "blocking D " + held + " s >= S " + served + " s");
+            }
+        }
+    }
+
+    /** The value of one series in Prometheus text, e.g. {@code name{label="x"} 5.0}. */
+    private static double sample(String metrics, String series) {
+        for (String line : metrics.split("\n")) {
+            if (line.startsWith(series + " ")) {
+                return Double.parseDouble(line.substring(series.length() + 1).trim());
+            }
+        }
+        throw new AssertionError(series + " missing from /metrics");
+    }
 }

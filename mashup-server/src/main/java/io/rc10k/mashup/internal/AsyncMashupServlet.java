@@ -11,6 +11,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +52,7 @@ public final class AsyncMashupServlet extends MashupServlet {
         AsyncContext async = request.startAsync();
         async.setTimeout(route.mashup().deadline().toMillis() + SAFETY_MARGIN_MILLIS);
         AtomicBoolean responded = new AtomicBoolean();
+        ThreadHold hold = new ThreadHold(route.mashup().name());
         async.addListener(new AsyncListener() {
             @Override
             public void onTimeout(AsyncEvent event) {
@@ -63,6 +66,7 @@ public final class AsyncMashupServlet extends MashupServlet {
                     } finally {
                         metrics.requestEnded(route.mashup().name(), "timeout", System.nanoTime() - start);
                         async.complete();
+                        hold.add(0);
                     }
                 }
             }
@@ -71,6 +75,7 @@ public final class AsyncMashupServlet extends MashupServlet {
             public void onError(AsyncEvent event) {
                 if (responded.compareAndSet(false, true)) {
                     metrics.requestEnded(route.mashup().name(), "client_gone", System.nanoTime() - start);
+                    hold.add(0);
                 }
             }
 
@@ -82,18 +87,20 @@ public final class AsyncMashupServlet extends MashupServlet {
             public void onStartAsync(AsyncEvent event) {
             }
         });
-        fanOut.start().thenAccept(result -> resume(async, response, route, result, responded, start));
+        fanOut.start().thenAccept(result -> resume(async, response, route, result, responded, hold, start));
+        hold.add(System.nanoTime() - start);
     }
 
     /** Runs on the thread that ended the fan-out: hands the writing to the container, never writes here. */
     private void resume(AsyncContext async, HttpServletResponse response, MashupRouter.Route route,
-            FanOutResult result, AtomicBoolean responded, long start) {
+            FanOutResult result, AtomicBoolean responded, ThreadHold hold, long start) {
         try {
-            async.start(() -> respond(async, response, route, result, responded, start));
+            async.start(() -> respond(async, response, route, result, responded, hold, start));
         } catch (RuntimeException e) {
             // The container will not dispatch (stopping, or the request already timed out and completed).
             if (responded.compareAndSet(false, true)) {
                 metrics.requestEnded(route.mashup().name(), "server_stopping", System.nanoTime() - start);
+                hold.add(0);
                 try {
                     response.setStatus(503);
                     async.complete();
@@ -105,16 +112,40 @@ public final class AsyncMashupServlet extends MashupServlet {
     }
 
     private void respond(AsyncContext async, HttpServletResponse response, MashupRouter.Route route,
-            FanOutResult result, AtomicBoolean responded, long start) {
+            FanOutResult result, AtomicBoolean responded, ThreadHold hold, long start) {
         if (!responded.compareAndSet(false, true)) {
             return; // the safety-net timeout answered first
         }
+        long resumed = System.nanoTime();
         try {
             answer(response, route, result.outcomes(), start);
         } catch (IOException | RuntimeException e) {
             LOG.debug("could not write mashup {} response", route.mashup().name(), e);
         } finally {
             async.complete();
+            hold.add(System.nanoTime() - resumed);
+        }
+    }
+
+    /**
+     * D of one request, the paper's Eq. 2: the time its first dispatch held a container thread plus
+     * the time its resumption did. The two may end in either order (a fan-out can finish before
+     * {@code doGet} returns); the second to end records the sum.
+     */
+    private final class ThreadHold {
+        private final String mashup;
+        private final AtomicLong nanos = new AtomicLong();
+        private final AtomicInteger pending = new AtomicInteger(2);
+
+        ThreadHold(String mashup) {
+            this.mashup = mashup;
+        }
+
+        void add(long heldNanos) {
+            nanos.addAndGet(heldNanos);
+            if (pending.decrementAndGet() == 0) {
+                metrics.threadHeld(mashup, nanos.get());
+            }
         }
     }
 }

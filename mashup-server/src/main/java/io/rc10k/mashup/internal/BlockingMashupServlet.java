@@ -55,7 +55,12 @@ public final class BlockingMashupServlet extends MashupServlet {
                 outcomes.add(await(answers.get(i), exchanges, i, calls.get(i), deadline, grace));
             }
         } finally {
-            answer(response, route, outcomes, start);
+            try {
+                answer(response, route, outcomes, start);
+            } finally {
+                // D = S here: the request's thread is held for the whole request.
+                metrics.threadHeld(route.mashup().name(), System.nanoTime() - start);
+            }
         }
     }
 

@@ -23,12 +23,19 @@ import java.util.concurrent.Executor;
  * {@code jetty_threads_busy}, {@code jetty_threads_current}, {@code mashup_inbound_inflight},
  * {@code mashup_outbound_inflight}, {@code mashup_outbound_connections},
  * {@code mashup_requests_total{mashup,outcome}}, {@code mashup_partner_calls_total{partner,outcome}},
- * {@code mashup_request_seconds}. Thread-safe.
+ * {@code mashup_request_seconds}. Two timers feed the paper's thread model: {@code mashup_thread_hold_seconds}
+ * (D, how long a request holds a container thread) and {@code mashup_partner_call_seconds} (each D_i).
+ * Thread-safe.
  */
 public final class MashupMetrics {
     private static final Duration[] BUCKETS = {Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofMillis(100),
         Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(1500),
         Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30)};
+    /** Thread hold times: from tens of microseconds (async) to the whole request (sync). */
+    private static final Duration[] HOLD_BUCKETS = {Duration.ofNanos(50_000), Duration.ofNanos(100_000),
+        Duration.ofNanos(250_000), Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofMillis(25),
+        Duration.ofMillis(100), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(2),
+        Duration.ofSeconds(5), Duration.ofSeconds(10)};
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final AtomicInteger inboundInFlight = new AtomicInteger();
@@ -90,9 +97,24 @@ public final class MashupMetrics {
                 .description("mashup requests by outcome").register(registry).increment();
     }
 
+    /** Counts one partner call by outcome and records how long it took (D_i of the paper's Eq. 1). */
     public void partnerCall(Outcome outcome) {
         Counter.builder("mashup.partner.calls").tag("partner", outcome.partner()).tag("outcome", outcome.kind().label())
                 .description("partner calls by outcome").register(registry).increment();
+        Timer.builder("mashup.partner.call").tag("partner", outcome.partner())
+                .description("partner call time, from start to outcome").register(registry)
+                .record(outcome.elapsed());
+    }
+
+    /**
+     * Records D of the paper's Eq. 2 for one answered request: the time it held a container thread,
+     * summed over its dispatches (async: routing until {@code startAsync()}, then writing the composite;
+     * sync and virtual: the whole request).
+     */
+    public void threadHeld(String mashup, long heldNanos) {
+        Timer.builder("mashup.thread.hold").tag("mashup", mashup).serviceLevelObjectives(HOLD_BUCKETS)
+                .description("time a mashup request held a container thread").register(registry)
+                .record(heldNanos, TimeUnit.NANOSECONDS);
     }
 
     public int inboundInFlight() {
