@@ -4,6 +4,7 @@ import io.rc10k.broker.BrokerClient;
 import io.rc10k.mashup.internal.AdmissionHandler;
 import io.rc10k.mashup.internal.AsyncMashupServlet;
 import io.rc10k.mashup.internal.BlockingMashupServlet;
+import io.rc10k.mashup.internal.BlockingRequestLimit;
 import io.rc10k.mashup.internal.CallThreads;
 import io.rc10k.mashup.internal.CommandLine;
 import io.rc10k.mashup.internal.DefinitionsJson;
@@ -17,11 +18,14 @@ import io.rc10k.stubs.StubOptions;
 import jakarta.servlet.http.HttpServlet;
 import java.io.PrintStream;
 import java.net.BindException;
+import java.time.Duration;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
 import org.eclipse.jetty.io.ArrayByteBufferPool;
 import org.eclipse.jetty.io.ByteBufferPool;
+import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.CustomRequestLog;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -50,6 +54,8 @@ import org.eclipse.jetty.util.thread.Scheduler;
 public final class MashupServer {
     /** How long a stop waits for requests in flight: beyond any deadline plus the async safety net. */
     static final long STOP_SLACK_MILLIS = 5_000;
+    /** Sync mode: how long a request may wait for a thread, beyond the longest mashup deadline, before a 503. */
+    static final long SYNC_MAX_WAIT_MILLIS = 30_000;
 
     private MashupServer() {
     }
@@ -116,8 +122,22 @@ public final class MashupServer {
         context.addServlet(new ServletHolder("metrics", new SmallServlets.Metrics(metrics)), "/metrics");
         context.addServlet(new ServletHolder("health", new SmallServlets.Health(options.mode().label(), pool.getName())), "/health");
         int nearLimit = Math.max(1, maxConnections * 9 / 10);
+        Handler mashups = context;
+        if (options.mode() == Mode.SYNC) {
+            // Blocked servlets must leave the pool room to read their partners' answers: see BlockingRequestLimit.
+            int reserved = 1; // the broker's selector
+            for (Connector c : server.getConnectors()) {
+                if (c instanceof ServerConnector sc) {
+                    reserved += sc.getAcceptors() + sc.getSelectorManager().getSelectorCount();
+                }
+            }
+            long longestDeadlineMillis = definitions.mashups().values().stream()
+                    .mapToLong(m -> m.deadline().toMillis()).max().orElse(0);
+            mashups = BlockingRequestLimit.wrap(context, BlockingRequestLimit.concurrency(options.maxThreads(), reserved),
+                    maxInFlight, Duration.ofMillis(SYNC_MAX_WAIT_MILLIS + longestDeadlineMillis));
+        }
         AdmissionHandler admission = new AdmissionHandler(maxInFlight, metrics,
-                () -> limit.getNetworkConnectionCount() >= nearLimit, context);
+                () -> limit.getNetworkConnectionCount() >= nearLimit, mashups);
         server.addBean(new Limits(budget, maxConnections, maxInFlight));
         server.setHandler(new GracefulHandler(admission));
         server.setErrorHandler(new JsonErrorHandler());

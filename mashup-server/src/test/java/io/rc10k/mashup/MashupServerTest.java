@@ -249,6 +249,31 @@ class MashupServerTest {
         }
     }
 
+    @Test
+    void syncModeWithMoreRequestsThanPoolThreadsQueuesThemButNeverStarvesTheirPartnerAnswers() throws Exception {
+        // 40 blocking requests on a pool of 16: were all its threads blocked in servlets, the partner
+        // answers they wait for would sit in the pool's queue and every wave would end at the deadline.
+        try (TestServer server = TestServer.start(MashupOptions.defaults().withMode(Mode.SYNC).withMaxThreads(16),
+                definitions)) {
+            List<CompletableFuture<ContentResponse>> all = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                all.add(new org.eclipse.jetty.client.CompletableResponseListener(server.client.newRequest(
+                        server.uri.resolve("/mashup/wait?ms=200")).timeout(60, TimeUnit.SECONDS)).send());
+            }
+            for (CompletableFuture<ContentResponse> f : all) {
+                ContentResponse response = f.get(60, TimeUnit.SECONDS);
+                assertEquals(200, response.getStatus());
+                assertEquals("true", response.getHeaders().get("Mashup-Complete"), "no part timed out");
+            }
+            assertSame(server.server.getThreadPool(), server.server.getBean(BrokerClient.class).executor(),
+                    "one pool, shared");
+            org.eclipse.jetty.server.handler.QoSHandler queue = server.server.getDescendant(
+                    org.eclipse.jetty.server.handler.QoSHandler.class);
+            assertTrue(queue.getTotalSuspendedRequestCount() > 0, "the excess waited suspended, holding no thread");
+            assertEquals(0, queue.getTotalExpiredRequestCount(), "none waited too long");
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Mode.class)
     void threadHoldTimeIsRecordedOncePerRequestAndIsAPartOfTheRequestOnlyInAsyncMode(Mode mode) throws Exception {
