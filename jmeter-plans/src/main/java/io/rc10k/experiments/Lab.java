@@ -1,0 +1,64 @@
+package io.rc10k.experiments;
+
+import io.rc10k.benchmarks.process.ServerProcess;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * Where an experiment finds what it runs — the jars, JMeter, the plans and their configurations —
+ * and how it starts them: partner stubs and the mashup server, each a process of its own. Paths are
+ * relative to the repository root ({@code --root}, default the working directory).
+ */
+record Lab(Path root, Path out, JMeter jmeter) {
+    private static final Pattern STUBS_READY = Pattern.compile("partner-stubs ready .* on: (http://\\S+)");
+    private static final Pattern MASHUP_READY = Pattern.compile("mashup-server ready on (http://\\S+)");
+
+    Path plan(String name) {
+        return root.resolve("jmeter-plans").resolve(name);
+    }
+
+    Path config(String name) {
+        Path given = Path.of(name);
+        return Files.exists(given) ? given : root.resolve("jmeter-plans").resolve("configs").resolve(name);
+    }
+
+    /** Partner stubs on {@code ports} (a range such as 9101-9103, which the configurations name). */
+    ServerProcess startStubs(String ports) throws IOException {
+        return ServerProcess.startJar("stubs", jar("partner-stubs"), List.of(),
+                List.of("--port", ports, "--host", "127.0.0.1"), STUBS_READY);
+    }
+
+    /** A fresh mashup server on an ephemeral port, access log off. */
+    ServerProcess startMashup(Path config, String mode, int maxThreads) throws IOException {
+        List<String> args = new ArrayList<>(List.of("--config", config.toString(), "--mode", mode, "--port", "0",
+                "--admin-port", "-1", "--max-threads", Integer.toString(maxThreads)));
+        return ServerProcess.startJar("mashup", jar("mashup-server"),
+                List.of("-Dorg.slf4j.simpleLogger.log.org.eclipse.jetty.server.RequestLog=warn"), args, MASHUP_READY);
+    }
+
+    private Path jar(String module) {
+        return root.resolve(module).resolve("target").resolve(module + ".jar");
+    }
+
+    /** Cores, memory, JDK and OS of this machine, for the results files. */
+    static String machine() {
+        long memory = -1;
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            memory = os.getTotalMemorySize();
+        }
+        return String.format(Locale.ROOT, "%d cores, %.1f GiB, %s %s (%s), %s %s",
+                Runtime.getRuntime().availableProcessors(), memory / (1024.0 * 1024 * 1024),
+                System.getProperty("java.vm.name"), System.getProperty("java.runtime.version"),
+                System.getProperty("java.vendor"), System.getProperty("os.name"), System.getProperty("os.version"));
+    }
+
+    static boolean virtualThreadsAvailable() {
+        return Runtime.version().feature() >= 21;
+    }
+}
