@@ -50,6 +50,15 @@ public final class Experiments {
 
     /** Runs one experiment; returns the exit status. */
     public static int run(String... args) throws Exception {
+        try {
+            return runChecked(args);
+        } catch (NumberFormatException e) {
+            System.err.println("experiments: not a number: " + e.getMessage() + "\n" + USAGE);
+            return 2;
+        }
+    }
+
+    private static int runChecked(String... args) throws Exception {
         if (args.length == 0 || !List.of("thread-count", "open-model").contains(args[0])) {
             System.err.print(USAGE);
             return 2;
@@ -86,6 +95,10 @@ public final class Experiments {
                     + " (run the harness with a newer java to include it)");
         } else if (options.getOrDefault("modes", "sync,async,virtual").contains("virtual")) {
             modes.add("virtual");
+        }
+        if (modes.isEmpty()) {
+            System.err.println("experiments: no mode left to run");
+            return 2;
         }
         provenance = "Machine: " + Lab.machine() + ". Run " + Instant.now().truncatedTo(ChronoUnit.SECONDS)
                 + " with:\n\n    java -jar jmeter-plans/target/experiments.jar " + String.join(" ", args) + "\n";
