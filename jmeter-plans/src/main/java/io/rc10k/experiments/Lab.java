@@ -5,9 +5,12 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -40,6 +43,37 @@ record Lab(Path root, Path out, JMeter jmeter) {
                 "--admin-port", "-1", "--max-threads", Integer.toString(maxThreads)));
         return ServerProcess.startJar("mashup", jar("mashup-server"),
                 List.of("-Dorg.slf4j.simpleLogger.log.org.eclipse.jetty.server.RequestLog=warn"), args, MASHUP_READY);
+    }
+
+    /**
+     * What one JMeter run against one server saw: JMeter's samples, the server's {@code /metrics}
+     * sampled throughout, and when the test began (epoch ms) — JMeter's own start, or its first sample.
+     */
+    record Run(List<Jtl.Sample> samples, MetricsSampler metrics, long start) {
+    }
+
+    /**
+     * Runs {@code plan} against {@code server} (host and port given as the properties {@code host} and
+     * {@code port}, besides {@code properties}), sampling its {@code /metrics} while JMeter runs.
+     */
+    Run runPlan(ServerProcess server, String plan, Path jtl, Map<String, String> properties, Duration bound)
+            throws IOException, InterruptedException {
+        Files.createDirectories(jtl.toAbsolutePath().getParent());
+        Map<String, String> props = new LinkedHashMap<>();
+        props.put("host", server.uri().getHost());
+        props.put("port", Integer.toString(server.uri().getPort()));
+        props.putAll(properties);
+        MetricsSampler sampler = MetricsSampler.start(server.uri());
+        long started;
+        try {
+            started = jmeter.run(plan(plan), jtl, props, bound);
+        } finally {
+            sampler.close();
+        }
+        List<Jtl.Sample> samples = Jtl.read(jtl);
+        long firstSample = samples.stream().mapToLong(Jtl.Sample::start).min().orElseThrow(
+                () -> new IOException("JMeter sent nothing; see " + jtl));
+        return new Run(samples, sampler, started > 0 ? started : firstSample);
     }
 
     private Path jar(String module) {

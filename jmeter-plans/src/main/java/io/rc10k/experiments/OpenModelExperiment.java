@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -120,25 +119,13 @@ final class OpenModelExperiment {
     private List<Phase> measure(String mode, long runSeconds) throws IOException, InterruptedException {
         int poolMax = mode.equals("sync") ? 4_000 : 64;
         Path jtl = lab.out().resolve("raw").resolve("open-model-" + mode + ".jtl");
-        Files.createDirectories(jtl.getParent());
         try (ServerProcess server = lab.startMashup(lab.config(settings.config()), mode, poolMax)) {
-            MetricsSampler sampler = MetricsSampler.start(server.uri());
-            long started;
-            try {
-                Map<String, String> props = new LinkedHashMap<>();
-                props.put("host", server.uri().getHost());
-                props.put("port", Integer.toString(server.uri().getPort()));
-                props.put("path", settings.path());
-                props.put("schedule", schedule());
-                props.put("timeout", Long.toString(deadlineMillis + 20_000));
-                started = lab.jmeter().run(lab.plan("open-model.jmx"), jtl, props, Duration.ofSeconds(runSeconds + 180));
-            } finally {
-                sampler.close();
-            }
-            List<Jtl.Sample> samples = Jtl.read(jtl);
-            long firstSample = samples.stream().mapToLong(Jtl.Sample::start).min().orElseThrow(
-                    () -> new IOException("JMeter sent nothing; see " + jtl));
-            long first = started > 0 ? started : firstSample;
+            Lab.Run run = lab.runPlan(server, "open-model.jmx", jtl, Map.of("path", settings.path(),
+                    "schedule", schedule(), "timeout", Long.toString(deadlineMillis + 20_000)),
+                    Duration.ofSeconds(runSeconds + 180));
+            List<Jtl.Sample> samples = run.samples();
+            MetricsSampler sampler = run.metrics();
+            long first = run.start();
             List<Phase> result = new ArrayList<>();
             long phaseMillis = settings.phaseSeconds() * 1_000L;
             for (int i = 0; i < settings.interArrivals().size(); i++) {

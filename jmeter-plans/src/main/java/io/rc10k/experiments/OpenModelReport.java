@@ -3,7 +3,6 @@ package io.rc10k.experiments;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -15,8 +14,7 @@ final class OpenModelReport {
     private final List<OpenModelExperiment.Phase> phases;
     private final OpenModelExperiment.Settings settings;
     private final long deadlineMillis;
-    private final List<String> checkLines = new ArrayList<>();
-    private final List<String> failures = new ArrayList<>();
+    private final Checks checks = new Checks();
 
     OpenModelReport(List<OpenModelExperiment.Phase> phases, OpenModelExperiment.Settings settings,
             long deadlineMillis) {
@@ -27,7 +25,7 @@ final class OpenModelReport {
     }
 
     List<String> checks() {
-        return failures;
+        return checks.failures();
     }
 
     private List<OpenModelExperiment.Phase> of(String mode) {
@@ -48,15 +46,10 @@ final class OpenModelReport {
 
     private void check() {
         for (OpenModelExperiment.Phase p : of("async")) {
-            boolean held = p.stable();
-            String line = String.format(Locale.ROOT, "async at %.3f s inter-arrival (%.0f/s): %d sent, %d errors, "
+            checks.add(p.stable(), String.format(Locale.ROOT, "async at %.3f s inter-arrival (%.0f/s): %d sent, %d errors, "
                     + "p99 %,d ms (deadline %,d ms), %.0f/s achieved, at most %.0f inbound and %.0f outbound at once: %s",
                     p.interArrival(), p.target(), p.sent(), p.errors(), p.p99(), deadlineMillis, p.achieved(),
-                    p.inboundMax(), p.outboundMax(), held ? "stable" : "NOT stable");
-            checkLines.add((held ? "held: " : "FAILED: ") + line);
-            if (!held) {
-                failures.add(line);
-            }
+                    p.inboundMax(), p.outboundMax(), p.stable() ? "stable" : "NOT stable"));
         }
     }
 
@@ -107,8 +100,7 @@ final class OpenModelReport {
                     "%.3f s inter-arrival (%.0f/s), %.0f inbound and %.0f outbound requests at once", p.interArrival(),
                     p.target(), p.inboundMax(), p.outboundMax())).orElse("none")).append('\n');
         }
-        md.append("\n## Checks\n\n");
-        checkLines.forEach(line -> md.append("- ").append(line).append('\n'));
+        md.append(checks.markdown());
         Files.writeString(out.resolve("open-model.md"), md);
     }
 }

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -128,28 +127,15 @@ final class ThreadCountExperiment {
         int duration = rampup + settings.settleSeconds() + settings.windowSeconds();
         Path jtl = lab.out().resolve("raw").resolve("thread-count-" + mode + (fixedPool > 0 ? "-pool" + fixedPool : "")
                 + "-" + users + ".jtl");
-        Files.createDirectories(jtl.getParent());
         try (ServerProcess server = lab.startMashup(lab.config("paper.json"), mode, poolMax)) {
             Thread.sleep(1_000);
             Prometheus idle = MetricsSampler.scrapeOnce(server.uri());
-            MetricsSampler sampler = MetricsSampler.start(server.uri());
-            long started;
-            try {
-                Map<String, String> props = new LinkedHashMap<>();
-                props.put("host", server.uri().getHost());
-                props.put("port", Integer.toString(server.uri().getPort()));
-                props.put("path", "/mashup/paper");
-                props.put("users", Integer.toString(users));
-                props.put("rampup", Integer.toString(rampup));
-                props.put("duration", Integer.toString(duration));
-                started = lab.jmeter().run(lab.plan("thread-count.jmx"), jtl, props, Duration.ofSeconds(duration + 180L));
-            } finally {
-                sampler.close();
-            }
-            List<Jtl.Sample> samples = Jtl.read(jtl);
-            long firstSample = samples.stream().mapToLong(Jtl.Sample::start).min().orElseThrow(
-                    () -> new IOException("JMeter sent nothing; see " + jtl));
-            long first = started > 0 ? started : firstSample;
+            Lab.Run run = lab.runPlan(server, "thread-count.jmx", jtl, Map.of("path", "/mashup/paper",
+                    "users", Integer.toString(users), "rampup", Integer.toString(rampup),
+                    "duration", Integer.toString(duration)), Duration.ofSeconds(duration + 180L));
+            List<Jtl.Sample> samples = run.samples();
+            MetricsSampler sampler = run.metrics();
+            long first = run.start();
             long from = first + (rampup + settings.settleSeconds()) * 1_000L;
             long to = from + settings.windowSeconds() * 1_000L;
             List<Prometheus> window = sampler.between(from, to);

@@ -4,7 +4,6 @@ import io.rc10k.mashup.internal.BlockingRequestLimit;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -16,8 +15,7 @@ final class ThreadCountReport {
 
     private final List<ThreadCountExperiment.Point> points;
     private final int fixedPool;
-    private final List<String> checkLines = new ArrayList<>();
-    private final List<String> failures = new ArrayList<>();
+    private final Checks checks = new Checks();
 
     ThreadCountReport(List<ThreadCountExperiment.Point> points, int fixedPool) {
         this.points = points;
@@ -26,7 +24,7 @@ final class ThreadCountReport {
     }
 
     List<String> checks() {
-        return failures;
+        return checks.failures();
     }
 
     private List<ThreadCountExperiment.Point> series(String label) {
@@ -41,29 +39,22 @@ final class ThreadCountReport {
     private void check() {
         for (ThreadCountExperiment.Point p : series("sync")) {
             double off = (p.requestThreads() - p.eq1()) / p.eq1();
-            verdict(Math.abs(off) <= 0.20, String.format(Locale.ROOT, "sync, %d users: %.0f request threads "
+            checks.add(Math.abs(off) <= 0.20, String.format(Locale.ROOT, "sync, %d users: %.0f request threads "
                     + "(live %.0f − idle %.0f) vs Eq. 1 %.0f: %+.1f %% (within 20 %%)", p.users(), p.requestThreads(),
                     p.liveMean(), p.baseline(), p.eq1(), off * 100));
         }
         for (ThreadCountExperiment.Point p : series("async")) {
-            verdict(p.liveMax() <= 64 + p.jvmBaseline(), String.format(Locale.ROOT, "async, %d users: at most %.0f "
+            checks.add(p.liveMax() <= 64 + p.jvmBaseline(), String.format(Locale.ROOT, "async, %d users: at most %.0f "
                     + "live threads ≤ 64 + JVM baseline %.0f", p.users(), p.liveMax(), p.jvmBaseline()));
         }
         for (ThreadCountExperiment.Point a : series("async")) {
-            at("sync", a.users()).ifPresent(s -> verdict(a.throughput() >= s.throughput(), String.format(Locale.ROOT,
+            at("sync", a.users()).ifPresent(s -> checks.add(a.throughput() >= s.throughput(), String.format(Locale.ROOT,
                     "%d users: async %.1f req/s ≥ sync %.1f req/s (ratio %.3f)", a.users(), a.throughput(),
                     s.throughput(), a.throughput() / s.throughput())));
         }
         for (ThreadCountExperiment.Point p : points) {
-            verdict(p.errors() == 0, String.format(Locale.ROOT, "%s, %d users: %d errors in %d requests",
+            checks.add(p.errors() == 0, String.format(Locale.ROOT, "%s, %d users: %d errors in %d requests",
                     p.label(), p.users(), p.errors(), p.samples()));
-        }
-    }
-
-    private void verdict(boolean held, String line) {
-        checkLines.add((held ? "held: " : "FAILED: ") + line);
-        if (!held) {
-            failures.add(line);
         }
     }
 
@@ -148,8 +139,7 @@ final class ThreadCountReport {
                     + "%.0f |%n", p.label(), p.users(), p.throughput(), p.errors(), p.liveMean(), p.liveMax(),
                     p.baseline(), p.requestThreads(), p.eq1(), p.eq2(), p.sMillis()));
         }
-        md.append("\n## Checks\n\n");
-        checkLines.forEach(line -> md.append("- ").append(line).append('\n'));
+        md.append(checks.markdown());
         Files.writeString(file, md);
     }
 }
