@@ -22,7 +22,7 @@ import java.util.Map;
  */
 final class ThreadCountExperiment {
     static final String CSV_HEADER = "mode,pool_max,users,throughput_rps,errors,samples,live_threads_mean,"
-            + "live_threads_max,baseline_threads,jvm_baseline_threads,pool_reserved_threads,request_threads,busy_threads_mean,"
+            + "live_threads_max,baseline_threads,jvm_baseline_threads,pool_reserved_threads,request_threads,pool_threads_mean,busy_threads_mean,"
             + "inbound_inflight_mean,outbound_inflight_mean,s_ms,d_ms,d_over_s,sum_di_ms,c,eq1_threads,eq2_threads";
     private static final int ASYNC_POOL = 64;
 
@@ -40,7 +40,7 @@ final class ThreadCountExperiment {
      * pool threads busy while idle (selectors, acceptors), which a request can never have.
      */
     record Point(String mode, int poolMax, int users, double throughput, long errors, long samples,
-            double liveMean, double liveMax, double baseline, double jvmBaseline, double reserved, double busyMean,
+            double liveMean, double liveMax, double baseline, double jvmBaseline, double reserved, double poolMean, double busyMean,
             double inboundMean, double outboundMean, double sMillis, double dMillis, double sumDiMillis) {
 
         double requestThreads() {
@@ -66,9 +66,9 @@ final class ThreadCountExperiment {
         }
 
         String csv() {
-            return String.format(Locale.ROOT, "%s,%d,%d,%.2f,%d,%d,%.1f,%.0f,%.0f,%.0f,%.0f,%.1f,%.1f,%.1f,%.1f,%.1f,%.3f,"
+            return String.format(Locale.ROOT, "%s,%d,%d,%.2f,%d,%d,%.1f,%.0f,%.0f,%.0f,%.0f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.3f,"
                     + "%.5f,%.1f,%.3f,%.1f,%.2f", label(), poolMax, users, throughput, errors, samples, liveMean,
-                    liveMax, baseline, jvmBaseline, reserved, requestThreads(), busyMean, inboundMean, outboundMean, sMillis,
+                    liveMax, baseline, jvmBaseline, reserved, requestThreads(), poolMean, busyMean, inboundMean, outboundMean, sMillis,
                     dMillis, dMillis / sMillis, sumDiMillis, c(), eq1(), eq2());
         }
     }
@@ -146,7 +146,8 @@ final class ThreadCountExperiment {
             Prometheus a = window.get(0);
             Prometheus b = window.get(window.size() - 1);
             double seconds = (b.epochMillis() - a.epochMillis()) / 1000.0;
-            long answered = samples.stream().filter(s -> s.end() > a.epochMillis() && s.end() <= b.epochMillis()).count();
+            long answered = samples.stream().filter(s -> s.ok() && s.end() > a.epochMillis()
+                    && s.end() <= b.epochMillis()).count();
             long errors = samples.stream().filter(s -> !s.ok()).count();
             double s = delta(a, b, "mashup_request_seconds_sum", "mashup_request_seconds_count");
             double d = delta(a, b, "mashup_thread_hold_seconds_sum", "mashup_thread_hold_seconds_count");
@@ -158,7 +159,7 @@ final class ThreadCountExperiment {
             return new Point(mode, fixedPool, users, answered / seconds, errors, samples.size(),
                     mean(window, "jvm_threads_live_threads"), max(window, "jvm_threads_live_threads"), baseline,
                     baseline - idle.get("jetty_threads_current"), idle.get("jetty_threads_busy"),
-                    mean(window, "jetty_threads_busy"),
+                    mean(window, "jetty_threads_current"), mean(window, "jetty_threads_busy"),
                     mean(window, "mashup_inbound_inflight"), mean(window, "mashup_outbound_inflight"),
                     s * 1000, d * 1000, sumDi * 1000);
         }
