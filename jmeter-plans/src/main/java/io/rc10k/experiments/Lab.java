@@ -31,10 +31,13 @@ record Lab(Path root, Path out, JMeter jmeter) {
         return Files.exists(given) ? given : root.resolve("jmeter-plans").resolve("configs").resolve(name);
     }
 
-    /** Partner stubs on {@code ports} (a range such as 9101-9103, which the configurations name). */
+    /**
+     * Partner stubs on {@code ports} (a range such as 9101-9103, which the configurations name),
+     * answering HTTP/1.1 and h2c on each.
+     */
     ServerProcess startStubs(String ports) throws IOException {
         return ServerProcess.startJar("stubs", jar("partner-stubs"), List.of(),
-                List.of("--port", ports, "--host", "127.0.0.1"), STUBS_READY);
+                List.of("--port", ports, "--host", "127.0.0.1", "--h2c"), STUBS_READY);
     }
 
     /** A fresh mashup server on an ephemeral port, access log off. */
