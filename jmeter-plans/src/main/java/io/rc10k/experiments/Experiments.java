@@ -28,13 +28,14 @@ public final class Experiments {
                 --out DIR              where results go (default docs/results)
                 --root DIR             the repository root (default .)
                 --jmeter-home DIR      a JMeter 5.6 installation (default jmeter-plans/engine/target/jmeter)
-                --modes LIST           sync,async,virtual (default: all three; virtual needs JDK 21+)
+                --modes LIST           default sync,async,virtual (thread-count), async,virtual,sync (open-model)
               thread-count (closed model, /mashup/paper, configs/paper.json):
                 --users LIST           default 10,30,50,70,90,200,500,1000,2000
                 --pool N               also run sync on a fixed pool of N threads (default 100, 0 = no)
                 --rampup S --settle S --window S    default 5, 5, 20 seconds per point
-              open-model (configs/c6.json, /mashup/c6):
-                --config FILE          definitions (default c6.json; c6-h2c.json multiplexes partner calls)
+              open-model (configs/c6-h2c.json, /mashup/c6):
+                --config FILE          definitions (default c6-h2c.json: partner calls as h2c streams;
+                                       c6.json: the same over HTTP/1.1, a connection per call)
                 --path PATH            the mashup (default /mashup/c6)
                 --inter-arrivals LIST  seconds (default 0.04,0.02,0.01,0.005,0.004,0.003,0.002)
                 --phase-seconds S      default 60
@@ -83,7 +84,8 @@ public final class Experiments {
         Path out = Path.of(options.getOrDefault("out", root.resolve("docs").resolve("results").toString()));
         Lab lab = new Lab(root, out, new JMeter(Path.of(options.getOrDefault("jmeter-home",
                 root.resolve("jmeter-plans").resolve("engine").resolve("target").resolve("jmeter").toString()))));
-        List<String> modes = new ArrayList<>(Arrays.asList(options.getOrDefault("modes", "sync,async,virtual").split(",")));
+        String defaultModes = args[0].equals("open-model") ? "async,virtual,sync" : "sync,async,virtual";
+        List<String> modes = new ArrayList<>(Arrays.asList(options.getOrDefault("modes", defaultModes).split(",")));
         for (String mode : modes) {
             if (!List.of("sync", "async", "virtual").contains(mode)) {
                 System.err.println("experiments: --modes: " + mode + " (accepted: sync, async, virtual)");
@@ -93,8 +95,9 @@ public final class Experiments {
         if (modes.remove("virtual") && !Lab.virtualThreadsAvailable()) {
             System.out.println("virtual mode skipped: it needs JDK 21 or newer; this is " + Runtime.version()
                     + " (run the harness with a newer java to include it)");
-        } else if (options.getOrDefault("modes", "sync,async,virtual").contains("virtual")) {
-            modes.add("virtual");
+        } else if (options.getOrDefault("modes", defaultModes).contains("virtual")) {
+            modes.add(Math.min(modes.size(), List.of(options.getOrDefault("modes", defaultModes).split(","))
+                    .indexOf("virtual")), "virtual");
         }
         if (modes.isEmpty()) {
             System.err.println("experiments: no mode left to run");
@@ -122,7 +125,7 @@ public final class Experiments {
             failed = new ThreadCountExperiment(lab, settings).run();
         } else {
             OpenModelExperiment.Settings settings = new OpenModelExperiment.Settings(modes,
-                    options.getOrDefault("config", "c6.json"), options.getOrDefault("path", "/mashup/c6"),
+                    options.getOrDefault("config", "c6-h2c.json"), options.getOrDefault("path", "/mashup/c6"),
                     doubles(options.getOrDefault("inter-arrivals", "0.04,0.02,0.01,0.005,0.004,0.003,0.002")),
                     Integer.parseInt(options.getOrDefault("phase-seconds", "60")));
             double fastest = settings.interArrivals().stream().mapToDouble(Double::doubleValue).min().orElse(1);
