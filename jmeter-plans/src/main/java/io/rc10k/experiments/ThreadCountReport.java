@@ -40,8 +40,9 @@ final class ThreadCountReport {
         for (ThreadCountExperiment.Point p : series("sync")) {
             double off = (p.requestThreads() - p.eq1()) / p.eq1();
             checks.add(Math.abs(off) <= 0.20, String.format(Locale.ROOT, "sync, %d users: %.0f request threads "
-                    + "(live %.0f − idle %.0f) vs Eq. 1 %.0f: %+.1f %% (within 20 %%)", p.users(), p.requestThreads(),
-                    p.liveMean(), p.baseline(), p.eq1(), off * 100));
+                    + "(live %.0f − idle %.0f) vs Eq. 1 %.0f: %+.1f %% (within 20 %%); in use %.0f (%+.1f %%)",
+                    p.users(), p.requestThreads(), p.liveMean(), p.baseline(), p.eq1(), off * 100, p.threadsInUse(),
+                    (p.threadsInUse() - p.eq1()) / p.eq1() * 100));
         }
         for (ThreadCountExperiment.Point p : series("async")) {
             checks.add(p.liveMax() <= 64 + p.jvmBaseline(), String.format(Locale.ROOT, "async, %d users: at most %.0f "
@@ -132,12 +133,12 @@ final class ThreadCountReport {
                 .append("\nCharts: [threads](thread-count-threads.svg), [throughput](thread-count-throughput.svg)")
                 .append(pool.isEmpty() ? "" : ", [cap law](thread-pool-cap.svg)")
                 .append("; every number: [thread-count.csv](thread-count.csv); D and S: [table2.md](table2.md).\n\n")
-                .append("| mode | users | req/s | errors | live threads (mean / max) | idle | request threads "
-                        + "| Eq. 1 | Eq. 2 | S (ms) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                .append("| mode | users | req/s (200s) | errors | live threads (mean / max) | idle | request threads "
+                        + "| in use | Eq. 1 | Eq. 2 | S (ms) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (ThreadCountExperiment.Point p : points) {
-            md.append(String.format(Locale.ROOT, "| %s | %,d | %.1f | %d | %.0f / %.0f | %.0f | %.0f | %.0f | %.2f | "
-                    + "%.0f |%n", p.label(), p.users(), p.throughput(), p.errors(), p.liveMean(), p.liveMax(),
-                    p.baseline(), p.requestThreads(), p.eq1(), p.eq2(), p.sMillis()));
+            md.append(String.format(Locale.ROOT, "| %s | %,d | %.1f | %,d | %.0f / %.0f | %.0f | %.0f | %.0f | %.0f | "
+                    + "%.2f | %.0f |%n", p.label(), p.users(), p.throughput(), p.errors(), p.liveMean(), p.liveMax(),
+                    p.baseline(), p.requestThreads(), p.threadsInUse(), p.eq1(), p.eq2(), p.sMillis()));
         }
         md.append(checks.markdown());
         Files.writeString(file, md);
