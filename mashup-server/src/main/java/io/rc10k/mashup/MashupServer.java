@@ -122,6 +122,8 @@ public final class MashupServer {
         context.addServlet(new ServletHolder("metrics", new SmallServlets.Metrics(metrics)), "/metrics");
         context.addServlet(new ServletHolder("health", new SmallServlets.Health(options.mode().label(), pool.getName())), "/health");
         int nearLimit = Math.max(1, maxConnections * 9 / 10);
+        long longestDeadline = definitions.mashups().values().stream()
+                .mapToLong(m -> m.deadline().toMillis()).max().orElse(0);
         Handler mashups = context;
         if (options.mode() == Mode.SYNC) {
             // Blocked servlets must leave the pool room to read their partners' answers: see BlockingRequestLimit.
@@ -131,10 +133,8 @@ public final class MashupServer {
                     reserved += sc.getAcceptors() + sc.getSelectorManager().getSelectorCount();
                 }
             }
-            long longestDeadlineMillis = definitions.mashups().values().stream()
-                    .mapToLong(m -> m.deadline().toMillis()).max().orElse(0);
             mashups = BlockingRequestLimit.wrap(context, BlockingRequestLimit.concurrency(options.maxThreads(), reserved),
-                    maxInFlight, Duration.ofMillis(SYNC_MAX_WAIT_MILLIS + longestDeadlineMillis));
+                    maxInFlight, Duration.ofMillis(SYNC_MAX_WAIT_MILLIS + longestDeadline));
         }
         AdmissionHandler admission = new AdmissionHandler(maxInFlight, metrics,
                 () -> limit.getNetworkConnectionCount() >= nearLimit, mashups);
@@ -142,9 +142,9 @@ public final class MashupServer {
         server.setHandler(new GracefulHandler(admission));
         server.setErrorHandler(new JsonErrorHandler());
 
-        long longestDeadline = definitions.mashups().values().stream()
-                .mapToLong(m -> m.deadline().toMillis()).max().orElse(0);
-        server.setStopTimeout(longestDeadline + STOP_SLACK_MILLIS);
+        // A graceful stop waits for what was admitted; in sync mode that includes requests still waiting for a thread.
+        server.setStopTimeout(longestDeadline + STOP_SLACK_MILLIS
+                + (options.mode() == Mode.SYNC ? SYNC_MAX_WAIT_MILLIS + longestDeadline : 0));
         server.setRequestLog(new CustomRequestLog(new Slf4jRequestLogWriter(), CustomRequestLog.EXTENDED_NCSA_FORMAT));
         return server;
     }

@@ -90,7 +90,7 @@ class StandaloneJarIT {
             assertEquals(143, jar.stop(), "SIGTERM: a JVM that ran its shutdown hooks exits 128 + 15");
         }
         int[] sync;
-        try (JarProcess jar = JarProcess.start("--port", "0", "--mode", "sync", "--max-threads", "1100")) {
+        try (JarProcess jar = JarProcess.start("--port", "0", "--mode", "sync", "--max-threads", "1250")) {
             sync = thousandPaperRequests(jar, 1_000);
             jar.stop();
         }

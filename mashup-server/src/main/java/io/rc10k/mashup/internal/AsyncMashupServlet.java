@@ -87,8 +87,11 @@ public final class AsyncMashupServlet extends MashupServlet {
             public void onStartAsync(AsyncEvent event) {
             }
         });
-        fanOut.start().thenAccept(result -> resume(async, response, route, result, responded, hold, start));
-        hold.add(System.nanoTime() - start);
+        try {
+            fanOut.start().thenAccept(result -> resume(async, response, route, result, responded, hold, start));
+        } finally {
+            hold.add(System.nanoTime() - start);
+        }
     }
 
     /** Runs on the thread that ended the fan-out: hands the writing to the container, never writes here. */

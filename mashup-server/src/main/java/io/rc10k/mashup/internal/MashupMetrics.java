@@ -101,9 +101,11 @@ public final class MashupMetrics {
     public void partnerCall(Outcome outcome) {
         Counter.builder("mashup.partner.calls").tag("partner", outcome.partner()).tag("outcome", outcome.kind().label())
                 .description("partner calls by outcome").register(registry).increment();
-        Timer.builder("mashup.partner.call").tag("partner", outcome.partner())
-                .description("partner call time, from start to outcome").register(registry)
-                .record(outcome.elapsed());
+        if (outcome.attempts() > 0) { // outcomes made up for calls that never went out have no time
+            Timer.builder("mashup.partner.call").tag("partner", outcome.partner())
+                    .description("partner call time, from start to outcome").register(registry)
+                    .record(outcome.elapsed());
+        }
     }
 
     /**
