@@ -19,7 +19,8 @@ import java.util.TreeMap;
  * </pre>
  *
  * Exit status: 0 when every check held, 1 when a check failed (the results are written either
- * way), 2 for a bad option or an operating-system limit that is too low.
+ * way), 2 for a bad option or an operating-system limit that is too low, 3 when a run failed (a
+ * server that did not start, JMeter that did not finish).
  */
 public final class Experiments {
     private static final String USAGE = """
@@ -51,11 +52,20 @@ public final class Experiments {
 
     /** Runs one experiment; returns the exit status. */
     public static int run(String... args) throws Exception {
+        // Stubs, servers and JMeter are child processes: none outlives the harness, however it ends.
+        Thread reaper = new Thread(() -> ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly),
+                "experiments-reaper");
+        Runtime.getRuntime().addShutdownHook(reaper);
         try {
             return runChecked(args);
         } catch (NumberFormatException e) {
             System.err.println("experiments: not a number: " + e.getMessage() + "\n" + USAGE);
             return 2;
+        } catch (java.io.IOException e) {
+            System.err.println("experiments: the run failed: " + e.getMessage());
+            return 3;
+        } finally {
+            Runtime.getRuntime().removeShutdownHook(reaper);
         }
     }
 

@@ -73,7 +73,9 @@ final class JMeter {
         boolean exited = process.waitFor(5, TimeUnit.SECONDS);
         if (!exited) {
             process.destroy();
-            process.waitFor(10, TimeUnit.SECONDS);
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
         }
         echo.join(5_000);
         if (exited && process.exitValue() != 0) {

@@ -133,11 +133,12 @@ final class OpenModelExperiment {
                 long to = from + phaseMillis;
                 List<Jtl.Sample> sent = samples.stream().filter(s -> s.start() >= from && s.start() < to).toList();
                 long[] elapsed = sent.stream().mapToLong(Jtl.Sample::elapsed).sorted().toArray();
-                long answered = samples.stream().filter(s -> s.ok() && s.end() >= from && s.end() < to).count();
+                long answered = sent.stream().filter(Jtl.Sample::ok).count();
                 // Concurrency once the phase is steady: requests last about 5 s, so skip its first 10 s.
                 List<Prometheus> steady = sampler.between(from + Math.min(10_000, phaseMillis / 2), to);
                 result.add(new Phase(mode, i, settings.interArrivals().get(i), sent.size(),
                         sent.stream().filter(Jtl.Sample::ok).count(), percentile(elapsed, 50), percentile(elapsed, 99),
+                        // Throughput: the phase's arrivals answered 200 and complete, per second of the phase.
                         elapsed.length == 0 ? 0 : elapsed[elapsed.length - 1], answered / (double) settings.phaseSeconds(),
                         ThreadCountExperiment.mean(steady, "mashup_inbound_inflight"),
                         ThreadCountExperiment.max(steady, "mashup_inbound_inflight"),

@@ -32,7 +32,8 @@ class OpenModelExperimentIT {
             String[] f = row.split(",");
             assertEquals("true", f[17], "stable: " + row);
             long sent = Long.parseLong(f[4]);
-            assertEquals(Math.round(6 / Double.parseDouble(f[2])), sent, "JMeter kept the schedule: " + row);
+            // Phases are timed from JMeter's start line, a few ms before its first arrival: ±1 at a boundary.
+            assertTrue(Math.abs(Math.round(6 / Double.parseDouble(f[2])) - sent) <= 1, "JMeter kept the schedule: " + row);
             double inbound = Double.parseDouble(f[13]);
             double outbound = Double.parseDouble(f[15]);
             assertTrue(outbound >= 5 * inbound && outbound <= 6 * inbound + 6, "six calls per request: " + row);
