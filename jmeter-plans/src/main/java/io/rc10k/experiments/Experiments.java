@@ -90,6 +90,15 @@ public final class Experiments {
                 return 2;
             }
         }
+        for (String name : List.of("users", "pool", "rampup", "settle", "window", "inter-arrivals", "phase-seconds")) {
+            String value = options.get(name);
+            if (value != null && Arrays.stream(value.split(",")).anyMatch(v -> !(Double.parseDouble(v.trim()) > 0)
+                    && !(name.equals("pool") && Double.parseDouble(v.trim()) == 0))) {
+                System.err.println("experiments: --" + name + ": " + value + " (accepted: numbers > 0"
+                        + (name.equals("pool") ? ", or 0 for no fixed-pool sweep" : "") + ")");
+                return 2;
+            }
+        }
         Path root = Path.of(options.getOrDefault("root", "."));
         Path out = Path.of(options.getOrDefault("out", root.resolve("docs").resolve("results").toString()));
         Lab lab = new Lab(root, out, new JMeter(Path.of(options.getOrDefault("jmeter-home",
