@@ -28,6 +28,7 @@ import org.eclipse.jetty.io.ArrayByteBufferPool;
 import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.util.component.ContainerLifeCycle;
+import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 import org.eclipse.jetty.util.thread.Scheduler;
@@ -126,6 +127,9 @@ public final class BrokerClient extends ContainerLifeCycle {
         HttpClientTransportDynamic transport = new HttpClientTransportDynamic(connector,
                 HttpClientConnectionFactory.HTTP11, new ClientConnectionFactoryOverHTTP2.HTTP2(h2));
         transport.setConnectionPoolFactory(new PartnerPools(partners));
+        // Listeners never block (ExchangeListener's contract), so responses are parsed and delivered on the
+        // selector thread that read them: no hand-off to another pool thread per response.
+        transport.setInvocationType(Invocable.InvocationType.NON_BLOCKING);
         http = new HttpClient(transport);
         http.setExecutor(executor);
         http.setScheduler(scheduler);

@@ -107,6 +107,10 @@ public final class Outcome {
         return new String(body, StandardCharsets.UTF_8);
     }
 
+    public long elapsedNanos() {
+        return elapsedNanos;
+    }
+
     public Duration elapsed() {
         return Duration.ofNanos(elapsedNanos);
     }
