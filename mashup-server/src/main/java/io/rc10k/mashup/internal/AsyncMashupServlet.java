@@ -7,6 +7,8 @@ import io.rc10k.broker.FanOutResult;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -19,19 +21,19 @@ import org.slf4j.LoggerFactory;
 /**
  * Async mode (the paper's Eq. 2): the inbound request is suspended with {@code startAsync()}, its
  * thread goes back to the pool, and the broker's FanOut runs on selectors. When the fan-out
- * completes — every answer in, or the deadline — the request is resumed through
- * {@link AsyncContext#start} (a container thread, never the client callback thread) to write the
- * composite and complete.
+ * completes — every answer in, or the deadline — the thread that completed it composes the answer
+ * and writes it with Servlet non-blocking I/O ({@link WriteListener}): no dispatch to another
+ * thread, and no thread waits for a slow reader.
  *
- * <p>Exactly one response: the calls are built and checked before {@code startAsync()}; the single
- * response is claimed ({@code responded}) on a container thread, either by the resumed task or by
- * the container's async timeout (deadline + 5 s, a safety net that answers 504). If the container
- * will not dispatch (it is stopping), the request ends with a bodiless 503 — no blocking write on
- * the callback thread.</p>
+ * <p>Exactly one response: the calls are built and checked before {@code startAsync()}; the
+ * composite is written when both the fan-out has completed and the container has said the output
+ * is writable (whichever comes second writes), and {@code complete()} runs once, after the last
+ * byte was accepted or the client went away. The fan-out's deadline bounds the wait for partners,
+ * so the container's async timeout is off; a client that stops reading is bounded by the
+ * connection's idle timeout, which fails the write.</p>
  */
 public final class AsyncMashupServlet extends MashupServlet {
     private static final Logger LOG = LoggerFactory.getLogger(AsyncMashupServlet.class);
-    static final long SAFETY_MARGIN_MILLIS = 5_000;
 
     public AsyncMashupServlet(MashupRouter router, BrokerClient broker, MashupMetrics metrics) {
         super(router, broker, metrics);
@@ -46,109 +48,148 @@ public final class AsyncMashupServlet extends MashupServlet {
         }
         FanOut fanOut = broker.fanOut(route.mashup().deadline());
         for (MashupRouter.Call call : route.calls()) {
-            fanOut.call(call.partner(), "GET", call.pathAndQuery(), call.headers(), ExchangeListener.NONE);
+            try {
+                fanOut.call(call.partner(), "GET", call.pathAndQuery(), call.headers(), ExchangeListener.NONE);
+            } catch (IllegalArgumentException e) {
+                rejectCall(response, route, call);
+                return;
+            }
         }
         metrics.requestBegun();
         AsyncContext async = request.startAsync();
-        async.setTimeout(route.mashup().deadline().toMillis() + SAFETY_MARGIN_MILLIS);
-        AtomicBoolean responded = new AtomicBoolean();
-        ThreadHold hold = new ThreadHold(route.mashup().name());
-        async.addListener(new AsyncListener() {
-            @Override
-            public void onTimeout(AsyncEvent event) {
-                if (responded.compareAndSet(false, true)) {
-                    LOG.warn("mashup {} outlived its deadline by {} ms; answered 504", route.mashup().name(),
-                            SAFETY_MARGIN_MILLIS);
-                    try {
-                        write(response, 504, false, Composite.error("timeout", "the mashup did not complete"));
-                    } catch (IOException | RuntimeException e) {
-                        LOG.debug("could not write the 504 of mashup {}", route.mashup().name(), e);
-                    } finally {
-                        metrics.requestEnded(route.mashup().name(), "timeout", System.nanoTime() - start);
-                        async.complete();
-                        hold.add(0);
-                    }
-                }
-            }
-
-            @Override
-            public void onError(AsyncEvent event) {
-                if (responded.compareAndSet(false, true)) {
-                    metrics.requestEnded(route.mashup().name(), "client_gone", System.nanoTime() - start);
-                    hold.add(0);
-                }
-            }
-
-            @Override
-            public void onComplete(AsyncEvent event) {
-            }
-
-            @Override
-            public void onStartAsync(AsyncEvent event) {
-            }
-        });
+        async.setTimeout(0);
+        Reply reply = new Reply(async, response, route, start);
+        async.addListener(reply);
         try {
-            fanOut.start().thenAccept(result -> resume(async, response, route, result, responded, hold, start));
+            response.getOutputStream().setWriteListener(reply);
+        } catch (IllegalStateException e) {
+            reply.held(System.nanoTime() - start);
+            reply.onError(e);
+            throw e;
+        }
+        try {
+            fanOut.start().thenAccept(reply::partsArrived);
         } finally {
-            hold.add(System.nanoTime() - start);
-        }
-    }
-
-    /** Runs on the thread that ended the fan-out: hands the writing to the container, never writes here. */
-    private void resume(AsyncContext async, HttpServletResponse response, MashupRouter.Route route,
-            FanOutResult result, AtomicBoolean responded, ThreadHold hold, long start) {
-        try {
-            async.start(() -> respond(async, response, route, result, responded, hold, start));
-        } catch (RuntimeException e) {
-            // The container will not dispatch (stopping, or the request already timed out and completed).
-            if (responded.compareAndSet(false, true)) {
-                metrics.requestEnded(route.mashup().name(), "server_stopping", System.nanoTime() - start);
-                hold.add(0);
-                try {
-                    response.setStatus(503);
-                    async.complete();
-                } catch (RuntimeException ignored) {
-                    // Already completed by the container: nothing left to answer.
-                }
-            }
-        }
-    }
-
-    private void respond(AsyncContext async, HttpServletResponse response, MashupRouter.Route route,
-            FanOutResult result, AtomicBoolean responded, ThreadHold hold, long start) {
-        if (!responded.compareAndSet(false, true)) {
-            return; // the safety-net timeout answered first
-        }
-        long resumed = System.nanoTime();
-        try {
-            answer(response, route, result.outcomes(), start);
-        } catch (IOException | RuntimeException e) {
-            LOG.debug("could not write mashup {} response", route.mashup().name(), e);
-        } finally {
-            async.complete();
-            hold.add(System.nanoTime() - resumed);
+            reply.held(System.nanoTime() - start);
         }
     }
 
     /**
-     * D of one request, the paper's Eq. 2: the time its first dispatch held a container thread plus
-     * the time its resumption did. The two may end in either order (a fan-out can finish before
-     * {@code doGet} returns); the second to end records the sum.
+     * One request's answer: written once both the parts have arrived and the output is writable,
+     * completed once. Each step runs on whichever thread brings its event; the atomic flags order them.
      */
-    private final class ThreadHold {
-        private final String mashup;
-        private final AtomicLong nanos = new AtomicLong();
-        private final AtomicInteger pending = new AtomicInteger(2);
+    private final class Reply implements WriteListener, AsyncListener {
+        private static final int WRITABLE = 1;
+        private static final int ARRIVED = 2;
 
-        ThreadHold(String mashup) {
-            this.mashup = mashup;
+        private final AsyncContext async;
+        private final HttpServletResponse response;
+        private final MashupRouter.Route route;
+        private final long start;
+        private final AtomicInteger events = new AtomicInteger();
+        private final AtomicBoolean completed = new AtomicBoolean();
+        /** D of Eq. 2, summed over the request's dispatch and its answer; recorded by the second to add. */
+        private final AtomicInteger holds = new AtomicInteger(2);
+        private final AtomicLong heldNanos = new AtomicLong();
+        private volatile boolean written;
+        private Composite.Response composite;
+        private String outcome = "server_error";
+
+        Reply(AsyncContext async, HttpServletResponse response, MashupRouter.Route route, long start) {
+            this.async = async;
+            this.response = response;
+            this.route = route;
+            this.start = start;
         }
 
-        void add(long heldNanos) {
-            nanos.addAndGet(heldNanos);
-            if (pending.decrementAndGet() == 0) {
-                metrics.threadHeld(mashup, nanos.get());
+        /** The fan-out completed: compose now (pure CPU), write if the output is already writable. */
+        void partsArrived(FanOutResult result) {
+            long begin = System.nanoTime();
+            try {
+                composite = compose(route, result.outcomes(), start);
+                outcome = composite.outcome();
+            } catch (RuntimeException e) {
+                LOG.warn("mashup {}: the composite could not be composed", route.mashup().name(), e);
+                composite = new Composite.Response(500, false,
+                        Composite.error("server_error", "the composite could not be composed"), "server_error");
             }
+            if ((events.getAndAdd(ARRIVED) & WRITABLE) != 0) {
+                write();
+            }
+            held(System.nanoTime() - begin);
+        }
+
+        /** First call: the output is writable. Later calls: a pending write has finished. */
+        @Override
+        public void onWritePossible() {
+            if (written) {
+                finish(outcome);
+            } else if ((events.getAndAdd(WRITABLE) & ARRIVED) != 0) {
+                write();
+            }
+        }
+
+        private void write() {
+            try {
+                Composite.Response answer = composite;
+                if (answer.status() != 500) {
+                    response.setHeader("Mashup-Complete", Boolean.toString(answer.complete()));
+                }
+                head(response, answer.status(), answer.status() != 500, answer.body().length);
+                ServletOutputStream out = response.getOutputStream();
+                written = true;
+                out.write(answer.body());
+                // Written at once (the usual case), or else onWritePossible comes when the client has read it.
+                if (out.isReady()) {
+                    finish(outcome);
+                }
+            } catch (IOException | RuntimeException e) {
+                LOG.debug("could not write mashup {} response", route.mashup().name(), e);
+                finish("client_gone");
+            }
+        }
+
+        @Override
+        public void onError(Throwable failure) {
+            LOG.debug("mashup {}: the answer could not be written", route.mashup().name(), failure);
+            finish("client_gone");
+        }
+
+        @Override
+        public void onError(AsyncEvent event) {
+            finish("client_gone");
+        }
+
+        private void finish(String how) {
+            if (!completed.compareAndSet(false, true)) {
+                return;
+            }
+            metrics.requestEnded(route.mashup().name(), how, System.nanoTime() - start);
+            try {
+                async.complete();
+            } catch (IllegalStateException e) {
+                LOG.debug("mashup {}: already completed by the container", route.mashup().name(), e);
+            }
+        }
+
+        void held(long nanos) {
+            long total = heldNanos.addAndGet(nanos);
+            if (holds.decrementAndGet() == 0) {
+                metrics.threadHeld(route.mashup().name(), total);
+            }
+        }
+
+        @Override
+        public void onTimeout(AsyncEvent event) {
+            // The async timeout is off; the fan-out's deadline bounds the wait.
+        }
+
+        @Override
+        public void onComplete(AsyncEvent event) {
+        }
+
+        @Override
+        public void onStartAsync(AsyncEvent event) {
         }
     }
 }

@@ -25,6 +25,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * One grace bound (deadline + 5 s) covers the whole request, however many calls it has.
  */
 public final class BlockingMashupServlet extends MashupServlet {
+    /** How long past the deadline a request waits for its expired calls to end before it answers anyway. */
+    static final long SAFETY_MARGIN_MILLIS = 5_000;
     private final transient Executor callThreads;
 
     public BlockingMashupServlet(MashupRouter router, BrokerClient broker, MashupMetrics metrics,
@@ -40,6 +42,14 @@ public final class BlockingMashupServlet extends MashupServlet {
         if (route == null) {
             return;
         }
+        for (MashupRouter.Call call : route.calls()) {
+            try {
+                broker.resolve(call.partner(), call.pathAndQuery());
+            } catch (IllegalArgumentException e) {
+                rejectCall(response, route, call);
+                return;
+            }
+        }
         metrics.requestBegun();
         List<Outcome> outcomes = new ArrayList<>();
         try {
@@ -50,7 +60,7 @@ public final class BlockingMashupServlet extends MashupServlet {
                 answers.add(startCall(calls.get(i), exchanges, i));
             }
             long deadline = start + route.mashup().deadline().toNanos();
-            long grace = deadline + TimeUnit.MILLISECONDS.toNanos(AsyncMashupServlet.SAFETY_MARGIN_MILLIS);
+            long grace = deadline + TimeUnit.MILLISECONDS.toNanos(SAFETY_MARGIN_MILLIS);
             for (int i = 0; i < calls.size(); i++) {
                 outcomes.add(await(answers.get(i), exchanges, i, calls.get(i), deadline, grace));
             }

@@ -13,8 +13,9 @@ import java.util.concurrent.CancellationException;
 /**
  * What every mode shares: routing, rejections, composition, writing and metrics. Subclasses differ
  * only in how they wait for the partners ({@link AsyncMashupServlet}, {@link BlockingMashupServlet}).
- * Every request that {@link #routeOrReject} admits is answered by exactly one {@link #answer}, which
- * also ends its in-flight count, whatever happens while it is composed or written.
+ * Every request that {@link #routeOrReject} admits is answered exactly once, and that answer ends its
+ * in-flight count whatever happens while it is composed or written: {@link #answer} in the blocking
+ * modes, {@link AsyncMashupServlet}'s non-blocking reply in async mode.
  */
 abstract class MashupServlet extends HttpServlet {
     protected final transient MashupRouter router;
@@ -27,50 +28,55 @@ abstract class MashupServlet extends HttpServlet {
         this.metrics = metrics;
     }
 
-    /**
-     * Routes the request and checks every call against the broker's rules (nothing has started yet);
-     * on a rejection writes the 4xx and returns null.
-     */
+    /** Routes the request (nothing has started yet); on a rejection writes the 4xx and returns null. */
     protected MashupRouter.Route routeOrReject(HttpServletRequest request, HttpServletResponse response)
             throws IOException {
-        MashupRouter.Route route;
         try {
-            route = router.route(request);
+            return router.route(request);
         } catch (MashupRouter.Rejection rejection) {
             metrics.count(rejection.mashup(), rejection.status() == 404 ? "not_found" : "bad_request");
             write(response, rejection.status(), false, rejection.body());
             return null;
         }
-        for (MashupRouter.Call call : route.calls()) {
-            try {
-                broker.resolve(call.partner(), call.pathAndQuery());
-            } catch (IllegalArgumentException e) {
-                metrics.count(route.mashup().name(), "bad_request");
-                write(response, 400, false, Composite.error("bad_request", "a parameter value would make the call to "
-                        + call.partner() + " leave its base path"));
-                return null;
-            }
-        }
-        return route;
+    }
+
+    /** Answers 400 for a call the broker refused (its values would leave the partner's base path). */
+    protected void rejectCall(HttpServletResponse response, MashupRouter.Route route, MashupRouter.Call call)
+            throws IOException {
+        metrics.count(route.mashup().name(), "bad_request");
+        write(response, 400, false, Composite.error("bad_request", "a parameter value would make the call to "
+                + call.partner() + " leave its base path"));
     }
 
     /**
-     * Composes, counts and writes the composite response; ends the request's in-flight count whatever
-     * happens. Missing outcomes (a call that never started) count as cancelled. Blocking write: call
-     * on a container thread.
+     * Composes the answer and counts its partner calls. Missing outcomes (a call that never started)
+     * count as cancelled. Pure CPU: safe on any thread.
+     */
+    protected Composite.Response compose(MashupRouter.Route route, List<Outcome> outcomes, long startNanos) {
+        List<Outcome> all = outcomes;
+        if (outcomes.size() < route.calls().size()) {
+            all = new ArrayList<>(outcomes);
+            for (int i = all.size(); i < route.calls().size(); i++) {
+                all.add(Outcome.failure(route.calls().get(i).partner(), Outcome.Kind.CANCELLED, 0,
+                        new CancellationException("never started"), 0, 0));
+            }
+        }
+        for (Outcome outcome : all) {
+            metrics.partnerCall(outcome);
+        }
+        return Composite.compose(route.mashup().name(), route.partNames(), all,
+                (System.nanoTime() - startNanos) / 1_000_000);
+    }
+
+    /**
+     * Composes, counts and writes the composite response with a blocking write; ends the request's
+     * in-flight count whatever happens. Call on a thread that may block (the blocking modes).
      */
     protected void answer(HttpServletResponse response, MashupRouter.Route route, List<Outcome> outcomes,
             long startNanos) throws IOException {
         String outcome = "server_error";
         try {
-            List<Outcome> all = new ArrayList<>(outcomes);
-            for (int i = all.size(); i < route.calls().size(); i++) {
-                all.add(Outcome.failure(route.calls().get(i).partner(), Outcome.Kind.CANCELLED, 0,
-                        new CancellationException("never started"), 0, 0));
-            }
-            Composite.Response composite = Composite.compose(route.mashup().name(), route.partNames(), all,
-                    (System.nanoTime() - startNanos) / 1_000_000);
-            all.forEach(metrics::partnerCall);
+            Composite.Response composite = compose(route, outcomes, startNanos);
             outcome = composite.outcome();
             response.setHeader("Mashup-Complete", Boolean.toString(composite.complete()));
             write(response, composite.status(), true, composite.body());
@@ -84,13 +90,19 @@ abstract class MashupServlet extends HttpServlet {
         }
     }
 
-    static void write(HttpServletResponse response, int status, boolean composite, byte[] body) throws IOException {
+    /** Status and headers of a JSON answer; the body is written by the caller, blocking or not. */
+    static void head(HttpServletResponse response, int status, boolean composite, int length) {
         response.setStatus(status);
         response.setContentType("application/json");
-        response.setContentLength(body.length);
+        response.setContentLength(length);
         if (!composite) {
             response.setHeader("Cache-Control", "no-store");
         }
+    }
+
+    /** Writes a JSON answer with a blocking write. */
+    static void write(HttpServletResponse response, int status, boolean composite, byte[] body) throws IOException {
+        head(response, status, composite, body.length);
         response.getOutputStream().write(body);
     }
 }
