@@ -12,6 +12,8 @@ import io.rc10k.broker.BrokerClient;
 import io.rc10k.broker.Outcome;
 import io.rc10k.broker.Partner;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.lang.reflect.Method;
@@ -39,6 +41,8 @@ public final class MashupMetrics {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final AtomicInteger inboundInFlight = new AtomicInteger();
+    private final Map<String, MashupMeters> mashups = new ConcurrentHashMap<>();
+    private final Map<String, PartnerMeters> partners = new ConcurrentHashMap<>();
 
     /**
      * @param pool the shared pool. In a WAR it is the container's, loaded by another class loader, so
@@ -85,26 +89,22 @@ public final class MashupMetrics {
     /** Counts one answered mashup request; {@code outcome} is complete, partial, failed, timeout, bad_request… */
     public void requestEnded(String mashup, String outcome, long elapsedNanos) {
         inboundInFlight.decrementAndGet();
-        count(mashup, outcome);
-        Timer.builder("mashup.request").tag("mashup", mashup).serviceLevelObjectives(BUCKETS)
-                .description("mashup request time, from routing to response").register(registry)
-                .record(elapsedNanos, TimeUnit.NANOSECONDS);
+        MashupMeters meters = mashup(mashup);
+        meters.outcome(outcome).increment();
+        meters.request.record(elapsedNanos, TimeUnit.NANOSECONDS);
     }
 
     /** Counts a request that was not admitted or not routed (never in flight). */
     public void count(String mashup, String outcome) {
-        Counter.builder("mashup.requests").tag("mashup", mashup).tag("outcome", outcome)
-                .description("mashup requests by outcome").register(registry).increment();
+        mashup(mashup).outcome(outcome).increment();
     }
 
     /** Counts one partner call by outcome and records how long it took (D_i of the paper's Eq. 1). */
     public void partnerCall(Outcome outcome) {
-        Counter.builder("mashup.partner.calls").tag("partner", outcome.partner()).tag("outcome", outcome.kind().label())
-                .description("partner calls by outcome").register(registry).increment();
+        PartnerMeters meters = partners.computeIfAbsent(outcome.partner(), PartnerMeters::new);
+        meters.calls(outcome.kind()).increment();
         if (outcome.attempts() > 0) { // outcomes made up for calls that never went out have no time
-            Timer.builder("mashup.partner.call").tag("partner", outcome.partner())
-                    .description("partner call time, from start to outcome").register(registry)
-                    .record(outcome.elapsed());
+            meters.time.record(outcome.elapsedNanos(), TimeUnit.NANOSECONDS);
         }
     }
 
@@ -114,9 +114,62 @@ public final class MashupMetrics {
      * sync and virtual: the whole request).
      */
     public void threadHeld(String mashup, long heldNanos) {
-        Timer.builder("mashup.thread.hold").tag("mashup", mashup).serviceLevelObjectives(HOLD_BUCKETS)
-                .description("time a mashup request held a container thread").register(registry)
-                .record(heldNanos, TimeUnit.NANOSECONDS);
+        mashup(mashup).hold.record(heldNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private MashupMeters mashup(String name) {
+        MashupMeters meters = mashups.get(name);
+        return meters != null ? meters : mashups.computeIfAbsent(name, MashupMeters::new);
+    }
+
+    /**
+     * One mashup's meters, registered on first use and kept: the hot path looks them up by name
+     * instead of building and registering a meter (tags sorted and merged) per request.
+     */
+    private final class MashupMeters {
+        private final String mashup;
+        private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
+        private final Timer request;
+        private final Timer hold;
+
+        MashupMeters(String mashup) {
+            this.mashup = mashup;
+            this.request = Timer.builder("mashup.request").tag("mashup", mashup).serviceLevelObjectives(BUCKETS)
+                    .description("mashup request time, from routing to response").register(registry);
+            this.hold = Timer.builder("mashup.thread.hold").tag("mashup", mashup).serviceLevelObjectives(HOLD_BUCKETS)
+                    .description("time a mashup request held a container thread").register(registry);
+        }
+
+        Counter outcome(String outcome) {
+            Counter counter = outcomes.get(outcome);
+            return counter != null ? counter : outcomes.computeIfAbsent(outcome, o -> Counter.builder("mashup.requests")
+                    .tag("mashup", mashup).tag("outcome", o).description("mashup requests by outcome")
+                    .register(registry));
+        }
+    }
+
+    /** One partner's meters, as {@link MashupMeters}. */
+    private final class PartnerMeters {
+        private final String partner;
+        private final Counter[] calls = new Counter[Outcome.Kind.values().length];
+        private final Timer time;
+
+        PartnerMeters(String partner) {
+            this.partner = partner;
+            this.time = Timer.builder("mashup.partner.call").tag("partner", partner)
+                    .description("partner call time, from start to outcome").register(registry);
+        }
+
+        Counter calls(Outcome.Kind kind) {
+            Counter counter = calls[kind.ordinal()];
+            if (counter == null) {
+                // A race registers the same meter twice: the registry returns the one it holds.
+                counter = Counter.builder("mashup.partner.calls").tag("partner", partner).tag("outcome", kind.label())
+                        .description("partner calls by outcome").register(registry);
+                calls[kind.ordinal()] = counter;
+            }
+            return counter;
+        }
     }
 
     public int inboundInFlight() {

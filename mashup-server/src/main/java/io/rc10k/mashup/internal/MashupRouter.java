@@ -9,8 +9,10 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.eclipse.jetty.http.HttpFields;
 
 /**
@@ -23,11 +25,8 @@ public final class MashupRouter {
     public record Call(String part, String partner, String pathAndQuery, HttpFields headers) {
     }
 
-    /** A request that resolved to a mashup. */
-    public record Route(MashupDefinition mashup, List<Call> calls) {
-        public List<String> partNames() {
-            return calls.stream().map(Call::part).toList();
-        }
+    /** A request that resolved to a mashup; {@code partNames} are its calls' names, in call order. */
+    public record Route(MashupDefinition mashup, List<Call> calls, List<String> partNames) {
     }
 
     /** A request that did not: the status, the error code and a detail naming what is wrong. */
@@ -60,7 +59,12 @@ public final class MashupRouter {
         }
     }
 
-    private record Compiled(MashupDefinition mashup, String[] segments, List<UriTemplate> templates) {
+    /**
+     * A mashup prepared once when the definitions load: its path pattern, its calls' templates, the
+     * variables that fill path segments (where {@code .} and {@code ..} are refused), its part names.
+     */
+    private record Compiled(MashupDefinition mashup, String[] segments, List<UriTemplate> templates,
+            Set<String> inPathSegments, List<String> partNames) {
     }
 
     private final List<Compiled> mashups = new ArrayList<>();
@@ -68,7 +72,10 @@ public final class MashupRouter {
     public MashupRouter(Definitions definitions) {
         for (MashupDefinition m : definitions.mashups().values()) {
             List<UriTemplate> templates = m.calls().stream().map(c -> UriTemplate.parse(c.template())).toList();
-            mashups.add(new Compiled(m, m.path().substring(1).split("/"), templates));
+            Set<String> inPathSegments = new LinkedHashSet<>(Definitions.pathVariables(m.path()));
+            templates.forEach(t -> inPathSegments.addAll(t.pathVariables()));
+            mashups.add(new Compiled(m, m.path().substring(1).split("/"), templates, Set.copyOf(inPathSegments),
+                    m.calls().stream().map(CallDefinition::name).toList()));
         }
     }
 
@@ -150,9 +157,7 @@ public final class MashupRouter {
             }
             values.put(p.name(), value);
         }
-        java.util.Set<String> inPathSegments = new java.util.LinkedHashSet<>(Definitions.pathVariables(m.path()));
-        c.templates().forEach(t -> inPathSegments.addAll(t.pathVariables()));
-        for (String name : inPathSegments) {
+        for (String name : c.inPathSegments()) {
             String value = values.getOrDefault(name, "");
             if (value.isEmpty() || value.equals(".") || value.equals("..")) {
                 throw new Rejection(400, "bad_request", "path parameter \"" + name + "\" is \"" + value
@@ -165,7 +170,7 @@ public final class MashupRouter {
             calls.add(new Call(call.name(), call.partner(), c.templates().get(i).expand(values),
                     forwarded(call, request)));
         }
-        return new Route(m, calls);
+        return new Route(m, calls, c.partNames());
     }
 
     private static HttpFields forwarded(CallDefinition call, HttpServletRequest request) {
