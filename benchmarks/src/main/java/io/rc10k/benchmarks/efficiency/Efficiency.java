@@ -36,15 +36,13 @@ import java.util.regex.Pattern;
  *
  * Order: the hello-world is measured first and last (its two windows are pooled, so drift over the
  * run shows), and between them each mode's server in turn, for every C: warm-up windows until the CPU
- * per request settles (or {@code --warmup} ms have passed), then the measured window. The mashup
- * server's access log is turned off: a line per request is an operator's choice, not the mashup's
- * cost. Exit status: 0 when every request was answered 200, 1 otherwise, 2 for a bad command line.
+ * per request settles (or {@code --warmup} ms have passed), then the measured window (both taken by
+ * {@link Measurement}). The mashup server's access log is turned off: a line per request is an
+ * operator's choice, not the mashup's cost. Exit status: 0 when every request was answered 200, 1 otherwise, 2 for a bad command line.
  */
 public final class Efficiency {
     private static final Pattern MASHUP_READY = Pattern.compile("mashup-server ready on (http://\\S+)");
     private static final Pattern HELLO_READY = Pattern.compile("hello ready on (http://\\S+)");
-    private static final long WARMUP_WINDOW_MILLIS = 2_000;
-    private static final double STEADY_PERCENT = 5;
 
     /**
      * Settings of one run.
@@ -186,79 +184,34 @@ public final class Efficiency {
         Path definitions = Files.createTempFile("efficiency-", ".json");
         try (StubProcess stubs = StubProcess.start(settings.stubJar(), List.of(),
                 settings.h2cPartners() ? List.of("--h2c") : List.of());
-                ServerProcess helloServer = ServerProcess.start("hello", helloCommand(settings), HELLO_READY)) {
+                ServerProcess helloServer = startHello(settings)) {
             Files.writeString(definitions, definitionsJson(stubs.uri(), settings.calls(), settings.h2cPartners()));
-            hello.add(measure(settings, helloServer, null, helloServer.uri(), "hello", "—", 0));
+            Measurement measurement = new Measurement(settings.connections(), settings.warmupMillis(),
+                    settings.measureMillis());
+            hello.add(measurement.measure(helloServer, null, helloServer.uri(), "hello", "—", 0));
             for (String mode : settings.modes()) {
-                try (ServerProcess server = ServerProcess.start("mashup-" + mode,
-                        mashupCommand(settings, definitions, mode), MASHUP_READY)) {
+                try (ServerProcess server = startMashup(settings, definitions, mode)) {
                     for (int c : settings.calls()) {
-                        mashups.add(measure(settings, server, stubs, server.uri().resolve("/mashup/c" + c),
+                        mashups.add(measurement.measure(server, stubs, server.uri().resolve("/mashup/c" + c),
                                 "mashup", mode, c));
                     }
                 }
             }
-            hello.add(measure(settings, helloServer, null, helloServer.uri(), "hello", "—", 0));
+            hello.add(measurement.measure(helloServer, null, helloServer.uri(), "hello", "—", 0));
         } finally {
             Files.deleteIfExists(definitions);
         }
         return new Report(settings, machine, hello, mashups);
     }
 
-    /** Warm-up until the server is steady, then the measured window; server and stub CPU are read around it. */
-    private static Window measure(Settings settings, ServerProcess server, StubProcess stubs, URI target,
-            String label, String mode, int calls) throws IOException {
-        KeepAliveLoad load = new KeepAliveLoad(target);
-        String name = label + " " + mode + " C=" + (calls == 0 ? "—" : calls);
-        long warmupStart = System.nanoTime();
-        boolean steady = warmUp(settings, server, load, name);
-        long warmupMillis = (System.nanoTime() - warmupStart) / 1_000_000;
-        long[] before = server.cpuMillis();
-        long stubBefore = stubs == null ? 0 : stubs.cpuMillis();
-        KeepAliveLoad.Result result = load.run(settings.connections(), settings.measureMillis());
-        long[] after = server.cpuMillis();
-        long stubCpu = stubs == null ? 0 : stubs.cpuMillis() - stubBefore;
-        Window window = new Window(label, mode, calls, result.ok(), result.failed(), result.firstFailure(),
-                after[0] - before[0], after[1] - before[1], stubCpu, result.elapsedNanos(), warmupMillis, steady);
-        System.out.printf(Locale.ROOT, "%s: %,d OK (%,.0f/s), %,d failed, server CPU %,d ms = %.1f µs per request "
-                        + "(%.0f %% system)%n", name, window.requests(), window.perSecond(), window.failed(),
-                window.cpuMillis(), window.cpuMicrosPerRequest(), window.systemPercent());
-        return window;
+    /** The hello-world on the settings' {@code java} and JVM options, ready to measure. */
+    public static ServerProcess startHello(Settings settings) throws IOException {
+        return ServerProcess.start("hello", helloCommand(settings), HELLO_READY);
     }
 
-    /**
-     * Runs warm-up windows of up to {@value #WARMUP_WINDOW_MILLIS} ms until two in a row cost the same CPU
-     * per request within {@value #STEADY_PERCENT} %, or {@code warmupMillis} has passed. The JIT keeps
-     * compiling for tens of seconds in a server of many classes; a fixed short warm-up would measure the
-     * compiler. Returns whether it became steady.
-     */
-    private static boolean warmUp(Settings settings, ServerProcess server, KeepAliveLoad load, String name)
-            throws IOException {
-        if (settings.warmupMillis() == 0) {
-            return false;
-        }
-        long end = System.nanoTime() + settings.warmupMillis() * 1_000_000;
-        long window = Math.min(WARMUP_WINDOW_MILLIS, settings.warmupMillis());
-        double previous = Double.NaN;
-        while (true) {
-            long[] before = server.cpuMillis();
-            KeepAliveLoad.Result warm = load.run(settings.connections(), window);
-            long[] after = server.cpuMillis();
-            double perRequest = (after[0] + after[1] - before[0] - before[1]) * 1000.0 / Math.max(1, warm.ok());
-            if (warm.failed() > 0) {
-                System.out.println("warm-up of " + name + ": " + warm.failed() + " failed (first: "
-                        + warm.firstFailure() + ")");
-            }
-            if (Math.abs(perRequest - previous) <= previous * STEADY_PERCENT / 100) {
-                return true;
-            }
-            if (System.nanoTime() >= end) {
-                System.out.printf(Locale.ROOT, "warm-up of %s: not steady after %,d ms (last windows %.1f and %.1f µs "
-                        + "per request)%n", name, settings.warmupMillis(), previous, perRequest);
-                return false;
-            }
-            previous = perRequest;
-        }
+    /** The mashup server in {@code mode} on the settings' {@code java} and JVM options, access log off. */
+    public static ServerProcess startMashup(Settings settings, Path definitions, String mode) throws IOException {
+        return ServerProcess.start("mashup-" + mode, mashupCommand(settings, definitions, mode), MASHUP_READY);
     }
 
     private static List<String> helloCommand(Settings settings) {
@@ -283,7 +236,7 @@ public final class Efficiency {
     }
 
     /** One partner (the stubs) and one mashup per C, {@code /mashup/c<C>}, whose calls all GET {@code /stub}. */
-    static String definitionsJson(URI stubs, List<Integer> calls, boolean h2c) {
+    public static String definitionsJson(URI stubs, List<Integer> calls, boolean h2c) {
         StringBuilder json = new StringBuilder("{\"partners\":{\"stub\":{\"baseUri\":\"" + stubs
                 + "\",\"maxConnections\":256" + (h2c ? ",\"protocol\":\"h2c\"" : "") + "}},\"mashups\":{");
         List<Integer> distinct = calls.stream().distinct().toList();
