@@ -1,0 +1,124 @@
+package io.rc10k.benchmarks.peers;
+
+import java.io.ByteArrayOutputStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * The fan-out written plainly on the JDK's {@link HttpClient}, a peer for the mashup server: a
+ * non-blocking Jetty core handler starts C {@code sendAsync} GETs to one partner URI per inbound
+ * request and completes the response from the {@code CompletableFuture.allOf} callback, the partner
+ * bodies merged as-is into the mashup server's composite JSON (200, or 502 when a call failed or was
+ * not 200).
+ *
+ * <pre>
+ * java -cp benchmarks/target/benchmarks.jar io.rc10k.benchmarks.peers.JdkFanOut --port 0 \
+ *     --partner http://127.0.0.1:PORT/stub --calls 6
+ * </pre>
+ *
+ * Threading: the inbound side is Jetty's, on the hello-world's pool (200 threads, "jdk-peer"); the
+ * handler never blocks, so Jetty may run it on the thread that read the request. The client is HTTP/1.1
+ * on its default executor (a cached pool, "HttpClient-1-Worker-N") with its one selector thread; the
+ * answer is written from whichever of its threads completed the last call. The JDK client has no cap on
+ * connections per host: it opens one per call in flight and keeps them alive. Prints
+ * {@code jdk-peer ready on http://127.0.0.1:PORT} once listening.
+ */
+public final class JdkFanOut extends Handler.Abstract.NonBlocking {
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final HttpRequest call;
+    private final int calls;
+
+    JdkFanOut(PeerOptions options) {
+        this.call = HttpRequest.newBuilder(options.partner()).GET().build();
+        this.calls = options.calls();
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+        long start = System.nanoTime();
+        @SuppressWarnings("unchecked")
+        CompletableFuture<Part>[] parts = new CompletableFuture[calls];
+        for (int i = 0; i < calls; i++) {
+            parts[i] = client.sendAsync(call, BodyHandlers.ofByteArray())
+                    .thenApply(answer -> new Part(answer, System.nanoTime() - start));
+        }
+        CompletableFuture.allOf(parts).whenComplete((all, failure) -> {
+            for (int i = 0; failure == null && i < calls; i++) {
+                if (parts[i].join().response.statusCode() != 200) {
+                    failure = new IllegalStateException("status " + parts[i].join().response.statusCode());
+                }
+            }
+            if (failure != null) {
+                response.setStatus(502);
+                response.getHeaders().put("Mashup-Complete", "false");
+                response.write(true, null, callback);
+                return;
+            }
+            ByteArrayOutputStream json = new ByteArrayOutputStream(512 * calls);
+            json.writeBytes(ascii("{\"mashup\":\"c" + calls + "\",\"complete\":true,\"elapsedMillis\":"
+                    + (System.nanoTime() - start) / 1_000_000 + ",\"parts\":{"));
+            for (int i = 0; i < calls; i++) {
+                Part part = parts[i].join();
+                json.writeBytes(ascii((i == 0 ? "\"p" : ",\"p") + (i + 1) + "\":{\"status\":200,\"elapsedMillis\":"
+                        + part.elapsedNanos / 1_000_000 + ",\"body\":"));
+                json.writeBytes(part.response.body());
+                json.writeBytes(ascii("}"));
+            }
+            json.writeBytes(ascii("}}"));
+            response.setStatus(200);
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+            response.getHeaders().put("Mashup-Complete", "true");
+            response.getHeaders().put(HttpHeader.CONTENT_LENGTH, json.size());
+            response.write(true, ByteBuffer.wrap(json.toByteArray()), callback);
+        });
+        return true;
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** One call's answer and when it came, counted from the inbound request. */
+    private record Part(HttpResponse<byte[]> response, long elapsedNanos) {
+    }
+
+    public static Server createServer(PeerOptions options) {
+        QueuedThreadPool pool = new QueuedThreadPool(200, 8);
+        pool.setName("jdk-peer");
+        Server server = new Server(pool);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        connector.setHost("127.0.0.1");
+        connector.setPort(options.port());
+        connector.setAcceptQueueSize(4096);
+        connector.setIdleTimeout(30_000);
+        server.addConnector(connector);
+        server.setHandler(new JdkFanOut(options));
+        return server;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Server server = createServer(PeerOptions.parse("jdk-peer", args));
+        server.setStopAtShutdown(true);
+        server.start();
+        System.out.println("jdk-peer ready on http://127.0.0.1:"
+                + ((ServerConnector) server.getConnectors()[0]).getLocalPort());
+        server.join();
+    }
+}
