@@ -1,0 +1,255 @@
+package io.rc10k.benchmarks.peers;
+
+import io.rc10k.benchmarks.capacity.StubProcess;
+import io.rc10k.benchmarks.efficiency.Efficiency;
+import io.rc10k.benchmarks.efficiency.Efficiency.Window;
+import io.rc10k.benchmarks.efficiency.Measurement;
+import io.rc10k.benchmarks.process.ServerProcess;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The mashup server beside its peers, in one run: the same C-call fan-out written plainly on Vert.x 5
+ * ({@link VertxFanOut}) and on the JDK's {@code HttpClient} ({@link JdkFanOut}), the mashup server in
+ * async mode (and virtual when the servers' JDK is 21 or newer), and the bare Jetty hello-world as the
+ * floor — all against one partner-stubs process, each server a process of its own, measured in turn
+ * and interleaved over rounds (round 1 every server, round 2 every server, …) because the machine is
+ * noisy and its noise drifts. Windows are taken as {@link Efficiency} takes them ({@link Measurement}).
+ *
+ * <pre>
+ * java -cp benchmarks/target/benchmarks.jar io.rc10k.benchmarks.peers.Peers
+ * java -cp benchmarks/target/benchmarks.jar io.rc10k.benchmarks.peers.Peers --rounds 5 --java /path/to/jdk/bin/java
+ * </pre>
+ *
+ * It prints a table per round and one of medians over the rounds: mashups/s, the server's CPU µs per
+ * mashup, efficiency ((1 + C) × CPU per hello ÷ CPU per mashup), both as ratios to the best peer (the
+ * peer with the most mashups/s), and the stubs' CPU per call; then the mashup server's targets against
+ * the peers. Exit status: 0 when every request was answered 200, 1 otherwise, 2 for a bad command line.
+ */
+public final class Peers {
+    private static final Pattern VERTX_READY = Pattern.compile("vertx-peer ready on (http://\\S+)");
+    private static final Pattern JDK_READY = Pattern.compile("jdk-peer ready on (http://\\S+)");
+    private static final Pattern JAVA_VERSION = Pattern.compile("version \"(\\d+)");
+    /** After the first round the JIT is done; a short warm-up only refills connection pools and caches. */
+    private static final long LATER_WARMUP_MILLIS = 4_000;
+    static final List<String> PEERS = List.of("vertx-peer", "jdk-peer");
+
+    /**
+     * Settings of one run.
+     *
+     * @param servers the servers' settings, as {@link Efficiency} takes them: C (one value), connections,
+     *                first round's longest warm-up, measured window, jars, {@code java} and JVM options
+     * @param rounds  how many times every server is measured, in turn
+     */
+    public record Settings(Efficiency.Settings servers, int rounds) {
+        public Settings {
+            if (servers.calls().size() != 1) {
+                throw new IllegalArgumentException("--calls: " + servers.calls() + " (accepted: one C, 1 to 64)");
+            }
+            if (rounds < 1) {
+                throw new IllegalArgumentException("--rounds: " + rounds + " (accepted: at least 1)");
+            }
+        }
+
+        public int calls() {
+            return servers.calls().get(0);
+        }
+
+        /** C = 6, 3 rounds, 64 connections (as {@code wrk -c64}), warm-up at most 15 s, 10 s measured. */
+        public static Settings defaults() {
+            Efficiency.Settings d = Efficiency.Settings.defaults();
+            return new Settings(new Efficiency.Settings(List.of(6), List.of("async"), 64, 15_000, 10_000,
+                    d.mashupJar(), d.stubJar(), d.benchmarksJar(), d.java(), List.of(), false, false), 3);
+        }
+    }
+
+    /** Every server's windows, one per round, in the order measured; the first server is the hello floor. */
+    public record Report(Settings settings, String machine, Map<String, List<Window>> windows) {
+        public boolean passed() {
+            return windows.values().stream().flatMap(List::stream)
+                    .allMatch(w -> w.failed() == 0 && w.requests() > 0 && w.cpuMillis() > 0);
+        }
+
+        /** The table of medians over the rounds, and the mashup server's targets against the peers. */
+        public String table() {
+            return new PeersTable(settings.calls(), windows, -1).render() + targets();
+        }
+
+        /** The table of one round (0-based). */
+        public String roundTable(int round) {
+            return new PeersTable(settings.calls(), windows, round).render();
+        }
+
+        private String targets() {
+            PeersTable medians = new PeersTable(settings.calls(), windows, -1);
+            StringBuilder out = new StringBuilder();
+            for (String server : windows.keySet()) {
+                if (!server.startsWith("mashup-server")) {
+                    continue;
+                }
+                double vertx = medians.perSecond(server) / medians.perSecond("vertx-peer");
+                double jdk = medians.perSecond(server) / medians.perSecond("jdk-peer");
+                double cpu = medians.cpuMicros(server) / medians.cpuMicros("vertx-peer");
+                double efficiency = medians.efficiency(server);
+                out.append(String.format(Locale.ROOT, "targets, %s at C = %d: mashups/s %.2f× vertx-peer's (≥ 1.0: %s), "
+                                + "%.2f× jdk-peer's (≥ 1.5: %s); CPU per mashup %.2f× vertx-peer's (≤ 1.2: %s); "
+                                + "efficiency %.2f (≥ 0.6: %s)%n", server, settings.calls(), vertx, met(vertx >= 1.0),
+                        jdk, met(jdk >= 1.5), cpu, met(cpu <= 1.2), efficiency, met(efficiency >= 0.6)));
+            }
+            return out.toString();
+        }
+
+        private static String met(boolean met) {
+            return met ? "met" : "not met";
+        }
+    }
+
+    private Peers() {
+    }
+
+    public static Report run(Settings settings) throws Exception {
+        Efficiency.Settings s = settings.servers();
+        for (Path jar : List.of(s.mashupJar(), s.stubJar(), s.benchmarksJar())) {
+            if (!Files.isRegularFile(jar)) {
+                throw new IOException("no jar at " + jar.toAbsolutePath() + "; build first with "
+                        + "./mvnw -q package -DskipTests (or pass --mashup-jar, --stub-jar, --benchmarks-jar)");
+            }
+        }
+        String serversJdk = javaVersion(s.java());
+        Matcher feature = JAVA_VERSION.matcher(serversJdk);
+        List<String> modes = feature.find() && Integer.parseInt(feature.group(1)) >= 21 ? List.of("async", "virtual")
+                : List.of("async");
+        String machine = machine(settings, serversJdk);
+        System.out.println("machine: " + machine);
+        int c = settings.calls();
+        Map<String, ServerProcess> servers = new LinkedHashMap<>();
+        Map<String, List<Window>> windows = new LinkedHashMap<>();
+        Path definitions = Files.createTempFile("peers-", ".json");
+        try (StubProcess stubs = StubProcess.start(s.stubJar(), List.of(), List.of())) {
+            Files.writeString(definitions, Efficiency.definitionsJson(stubs.uri(), List.of(c), false));
+            servers.put("hello", Efficiency.startHello(s));
+            String partner = stubs.uri().resolve("/stub").toString();
+            servers.put("vertx-peer", ServerProcess.start("vertx-peer",
+                    peerCommand(s, VertxFanOut.class, partner, c), VERTX_READY));
+            servers.put("jdk-peer", ServerProcess.start("jdk-peer", peerCommand(s, JdkFanOut.class, partner, c),
+                    JDK_READY));
+            for (String mode : modes) {
+                servers.put("mashup-server " + mode, Efficiency.startMashup(s, definitions, mode));
+            }
+            for (int round = 0; round < settings.rounds(); round++) {
+                Measurement measurement = new Measurement(s.connections(),
+                        round == 0 ? s.warmupMillis() : Math.min(s.warmupMillis(), LATER_WARMUP_MILLIS),
+                        s.measureMillis());
+                System.out.println("round " + (round + 1) + " of " + settings.rounds());
+                for (Map.Entry<String, ServerProcess> e : servers.entrySet()) {
+                    boolean hello = e.getKey().equals("hello");
+                    ServerProcess server = e.getValue();
+                    windows.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(measurement.measure(server,
+                            hello ? null : stubs, server.uri().resolve(hello ? "/" : "/mashup/c" + c), e.getKey(),
+                            "—", hello ? 0 : c));
+                }
+                System.out.println();
+                System.out.print(new PeersTable(c, windows, round).render());
+                System.out.println();
+            }
+        } finally {
+            servers.values().forEach(ServerProcess::close);
+            Files.deleteIfExists(definitions);
+        }
+        return new Report(settings, machine, windows);
+    }
+
+    private static List<String> peerCommand(Efficiency.Settings s, Class<?> peer, String partner, int calls) {
+        List<String> command = new ArrayList<>();
+        command.add(s.java());
+        command.addAll(s.jvmArgs());
+        command.addAll(List.of("-cp", s.benchmarksJar().toString(), peer.getName(), "--port", "0", "--partner",
+                partner, "--calls", Integer.toString(calls)));
+        return command;
+    }
+
+    /** The first line of {@code java -version} of the servers' JVM, e.g. {@code openjdk version "25.0.3" …}. */
+    private static String javaVersion(String java) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(java, "-version").redirectErrorStream(true).start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        process.waitFor();
+        return out.lines().findFirst().orElse("unknown");
+    }
+
+    private static String machine(Settings settings, String serversJdk) {
+        Efficiency.Settings s = settings.servers();
+        long memory = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getTotalMemorySize();
+        return String.format(Locale.ROOT, "%d cores, %d GiB, %s; servers on %s (%s)%s, this JVM %s; C = %d, "
+                        + "%d rounds, %d connections, warm-up at most %d ms (later rounds %d ms), measure %d ms",
+                Runtime.getRuntime().availableProcessors(), memory >> 30, System.getProperty("os.name") + " "
+                        + System.getProperty("os.version"), s.java(), serversJdk,
+                s.jvmArgs().isEmpty() ? "" : " " + s.jvmArgs(), Runtime.version(), settings.calls(),
+                settings.rounds(), s.connections(), s.warmupMillis(), Math.min(s.warmupMillis(), LATER_WARMUP_MILLIS),
+                s.measureMillis());
+    }
+
+    public static void main(String[] args) throws Exception {
+        Settings d = Settings.defaults();
+        Efficiency.Settings e = d.servers();
+        int calls = d.calls();
+        int rounds = d.rounds();
+        int connections = e.connections();
+        long warmup = e.warmupMillis();
+        long measure = e.measureMillis();
+        Path mashupJar = e.mashupJar();
+        Path stubJar = e.stubJar();
+        Path benchmarksJar = e.benchmarksJar();
+        String java = e.java();
+        List<String> jvmArgs = new ArrayList<>();
+        String usage = "peers --calls C (6) --rounds R (3) --connections N (64) --warmup MS (15000; later rounds "
+                + "at most " + LATER_WARMUP_MILLIS + ") --measure MS (10000) --mashup-jar PATH --stub-jar PATH "
+                + "--benchmarks-jar PATH --java PATH (the servers' JVM; default: this one) --jvm-arg ARG (repeatable)";
+        Settings settings;
+        String option = "";
+        try {
+            for (int i = 0; i < args.length; i++) {
+                option = args[i];
+                switch (option) {
+                    case "--calls" -> calls = Integer.parseInt(args[++i]);
+                    case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                    case "--connections" -> connections = Integer.parseInt(args[++i]);
+                    case "--warmup" -> warmup = Long.parseLong(args[++i]);
+                    case "--measure" -> measure = Long.parseLong(args[++i]);
+                    case "--mashup-jar" -> mashupJar = Path.of(args[++i]);
+                    case "--stub-jar" -> stubJar = Path.of(args[++i]);
+                    case "--benchmarks-jar" -> benchmarksJar = Path.of(args[++i]);
+                    case "--java" -> java = args[++i];
+                    case "--jvm-arg" -> jvmArgs.add(args[++i]);
+                    case "--help" -> {
+                        System.out.println("usage: " + usage);
+                        System.exit(0);
+                    }
+                    default -> throw new IllegalArgumentException("unknown option");
+                }
+            }
+            option = "";
+            settings = new Settings(new Efficiency.Settings(List.of(calls), List.of("async"), connections, warmup,
+                    measure, mashupJar, stubJar, benchmarksJar, java, jvmArgs, false, false), rounds);
+        } catch (RuntimeException ex) {
+            String message = ex instanceof ArrayIndexOutOfBoundsException ? "missing value" : ex.getMessage();
+            System.err.println("peers: " + (option.isEmpty() ? "" : option + ": ") + message + "; usage: " + usage);
+            System.exit(2);
+            return;
+        }
+        Report report = run(settings);
+        System.out.println("machine: " + report.machine());
+        System.out.print(report.table());
+        System.exit(report.passed() ? 0 : 1);
+    }
+}
