@@ -129,8 +129,13 @@ public final class ServerProcess implements AutoCloseable {
      * CPU time used so far by all its threads, living and ended: {user, system} in ms, from fields 14
      * and 15 of {@code /proc/<pid>/stat} (clock ticks of 10 ms: USER_HZ is 100 on Linux). System time
      * is kept apart because a JFR execution sample never sees it: it is the kernel's, in system calls.
+     * A server that has exited is named in the {@code IOException}, with its exit status.
      */
     public long[] cpuMillis() throws IOException {
+        if (!process.isAlive()) {
+            throw new IOException(label + " (pid " + process.pid() + ") is no longer running: it exited with status "
+                    + process.exitValue() + " (143: SIGTERM, 137: SIGKILL)");
+        }
         String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         return new long[] {Long.parseLong(fields[11]) * 10, Long.parseLong(fields[12]) * 10};
