@@ -11,13 +11,16 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A minimal HTTP/1.1 load generator for capacity runs: N connections opened at once, one GET each,
  * all on one selector thread. Jetty's client pays for pooling and listeners that a burst of one-shot
  * connections does not need; on a 2-core machine its CPU would starve the process under test.
- * Only what a burst needs is parsed: the status line and {@code Content-Length}.
- * Not thread-safe; one burst per instance.
+ * Only what a burst needs is parsed: the status line, {@code Content-Length} and, when asked for, one
+ * header that a 200 must carry to count as OK (a mashup's {@code Mashup-Complete: true}).
+ * Not thread-safe; one burst per instance, read {@link #answers()} after {@link #run} returned.
  */
 final class Http1Burst {
     /** What the burst saw; times are {@link System#nanoTime()} values. */
@@ -29,6 +32,9 @@ final class Http1Burst {
 
     private final InetSocketAddress address;
     private final byte[] request;
+    private final String requiredName;
+    private final String requiredValue;
+    private final Map<String, Integer> answers = new TreeMap<>();
     private int ok;
     private int failed;
     private String firstFailure;
@@ -36,6 +42,13 @@ final class Http1Burst {
     private long lastAnswered;
 
     Http1Burst(URI target) {
+        this(target, null, null);
+    }
+
+    /** A burst whose 200s count as OK only when they carry {@code name: value} (name case-insensitive). */
+    Http1Burst(URI target, String requiredName, String requiredValue) {
+        this.requiredName = requiredName;
+        this.requiredValue = requiredValue;
         this.address = new InetSocketAddress(target.getHost(), target.getPort());
         String pathAndQuery = target.getRawPath() + (target.getRawQuery() == null ? "" : "?" + target.getRawQuery());
         this.request = ("GET " + pathAndQuery + " HTTP/1.1\r\nHost: " + target.getHost() + ":" + target.getPort()
@@ -84,6 +97,14 @@ final class Http1Burst {
             }
         }
         return new Outcome(ok, failed, firstFailure, first, lastSent, lastAnswered);
+    }
+
+    /**
+     * Responses received, by status code; a 200 without the required header is counted apart, under
+     * {@code "200 without <name>: <value>"}. Connections that failed before an answer are not here.
+     */
+    Map<String, Integer> answers() {
+        return new TreeMap<>(answers);
     }
 
     /** Handles ready channels; returns how many connections ended. */
@@ -135,7 +156,7 @@ final class Http1Burst {
         if (headersEnd >= 0) {
             long length = Http1Heads.contentLength(text.substring(0, headersEnd));
             if (length >= 0 && in.position() - headersEnd - 4 >= length) {
-                answered(text);
+                answered(text, headersEnd);
                 return true;
             }
         }
@@ -150,13 +171,32 @@ final class Http1Burst {
         return false;
     }
 
-    private void answered(String text) {
+    private void answered(String text, int headersEnd) {
         lastAnswered = System.nanoTime();
-        if (text.startsWith("HTTP/1.1 200 ")) {
+        String status = text.length() >= 12 ? text.substring(9, 12) : "?";
+        if (status.equals("200") && requiredName != null && !carriesRequired(text.substring(0, headersEnd))) {
+            String key = "200 without " + requiredName + ": " + requiredValue;
+            answers.merge(key, 1, Integer::sum);
+            fail(key);
+            return;
+        }
+        answers.merge(status, 1, Integer::sum);
+        if (status.equals("200")) {
             ok++;
         } else {
             fail(text.substring(0, Math.min(text.indexOf('\r'), 40)));
         }
+    }
+
+    private boolean carriesRequired(String head) {
+        for (String line : head.split("\r\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase(requiredName)
+                    && line.substring(colon + 1).trim().equals(requiredValue)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void fail(String why) {
