@@ -85,6 +85,7 @@ public final class BrokerClient extends ContainerLifeCycle {
             "connection", "upgrade", "te", "trailer", "keep-alive", "expect", "proxy-authorization",
             "proxy-authenticate", "proxy-connection");
     private static final java.util.regex.Pattern TOKEN = java.util.regex.Pattern.compile("[A-Za-z]{1,20}");
+    private static final int DEFAULT_SELECTORS = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
     private HttpClient http;
     private Scheduler scheduler;
 
@@ -335,7 +336,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         private Executor executor;
         private Scheduler scheduler;
         private ByteBufferPool byteBufferPool;
-        private int selectors = 1;
+        private int selectors = DEFAULT_SELECTORS;
 
         private Builder() {
         }
@@ -369,7 +370,11 @@ public final class BrokerClient extends ContainerLifeCycle {
             return this;
         }
 
-        /** Selector threads taken from the executor (default 1; each holds thousands of connections). */
+        /**
+         * Selector threads taken from the executor (default: one per core, at most 4). Responses are
+         * parsed and their callbacks run on the selector that read them, so one selector per core lets
+         * every core do that work; each selector holds thousands of connections.
+         */
         public Builder selectors(int selectors) {
             if (selectors < 1) {
                 throw new IllegalArgumentException("selectors: " + selectors + " < 1");
