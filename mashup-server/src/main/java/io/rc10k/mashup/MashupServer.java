@@ -35,6 +35,7 @@ import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 import org.eclipse.jetty.util.thread.Scheduler;
+import org.slf4j.LoggerFactory;
 
 /**
  * The standalone mashup server: one {@link QueuedThreadPool}, {@link Scheduler} and
@@ -145,7 +146,11 @@ public final class MashupServer {
         // A graceful stop waits for what was admitted; in sync mode that includes requests still waiting for a thread.
         server.setStopTimeout(longestDeadline + STOP_SLACK_MILLIS
                 + (options.mode() == Mode.SYNC ? SYNC_MAX_WAIT_MILLIS + longestDeadline : 0));
-        server.setRequestLog(new CustomRequestLog(new Slf4jRequestLogWriter(), CustomRequestLog.EXTENDED_NCSA_FORMAT));
+        Slf4jRequestLogWriter accessLog = new Slf4jRequestLogWriter();
+        // Jetty formats each line before the writer is asked; with the access log's logger off, format nothing.
+        if (LoggerFactory.getLogger(accessLog.getLoggerName()).isInfoEnabled()) {
+            server.setRequestLog(new CustomRequestLog(accessLog, CustomRequestLog.EXTENDED_NCSA_FORMAT));
+        }
         return server;
     }
 
