@@ -1,0 +1,329 @@
+package io.rc10k.benchmarks.capacity;
+
+import io.rc10k.benchmarks.process.ServerProcess;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * The first burst on a fresh mashup server: N concurrent requests to the paper's two-partner mashup
+ * (partners answering after 0.5 s and 1 s, deadline 5 s) fired the moment the server is ready, with no
+ * warm-up; then R − 1 more bursts on the same, now warm, server. Each burst is timed from the first
+ * request sent to the last answer.
+ *
+ * <pre>
+ * java -cp benchmarks/target/benchmarks.jar io.rc10k.benchmarks.capacity.ColdBurst
+ * java -cp benchmarks/target/benchmarks.jar io.rc10k.benchmarks.capacity.ColdBurst --concurrent 500 --rounds 2
+ * </pre>
+ *
+ * Processes: the partner stubs ({@code partner-stubs.jar}, HTTP/1.1, both partners on one port) and
+ * the mashup server ({@code mashup-server.jar --config FILE --mode M --max-threads T --max-inflight N}),
+ * each a JVM of its own; the N inbound HTTP/1.1 connections come from this JVM ({@link Http1Burst}).
+ * The partner calls are HTTP/1.1 as in {@code jmeter-plans/configs/paper.json}: one connection per call
+ * in flight, so the server holds N inbound and 2N outbound sockets and the stubs 2N.
+ * Exit status: 0 when every answer of every burst was 200 with {@code Mashup-Complete: true}; 1
+ * otherwise (or when the run could not start, with the reason); 2 for a bad command line; 0 for
+ * {@code --help}.
+ */
+public final class ColdBurst {
+    private static final Pattern READY = Pattern.compile("mashup-server ready on (http://\\S+)");
+
+    /**
+     * Settings of one run.
+     *
+     * @param concurrent N: requests per burst, all at once, each on a connection of its own
+     * @param rounds     bursts on the one server; the first is the cold one
+     * @param java       the {@code java} of the mashup server
+     */
+    public record Settings(int concurrent, int rounds, String mode, int maxThreads, String java, List<String> jvmArgs,
+            Path mashupJar, Path stubJar) {
+        public Settings {
+            jvmArgs = List.copyOf(jvmArgs);
+            if (concurrent < 1) {
+                throw new IllegalArgumentException("--concurrent: " + concurrent + " (accepted: at least 1)");
+            }
+            if (rounds < 1 || rounds > 100) {
+                throw new IllegalArgumentException("--rounds: " + rounds + " (accepted: 1 to 100)");
+            }
+            if (!List.of("async", "sync", "virtual").contains(mode)) {
+                throw new IllegalArgumentException("--mode: \"" + mode + "\" (accepted: async, sync, virtual)");
+            }
+            if (maxThreads < 8) {
+                throw new IllegalArgumentException("--max-threads: " + maxThreads + " (accepted: at least 8)");
+            }
+        }
+
+        /** 2,000 at once, 4 bursts, async on 64 threads, this JVM's java. */
+        public static Settings defaults() {
+            return new Settings(2_000, 4, "async", 64, ServerProcess.javaCommand(), List.of(),
+                    Path.of(System.getProperty("rc10k.mashup.jar", "mashup-server/target/mashup-server.jar")),
+                    Path.of(System.getProperty("rc10k.stubs.jar", StubProcess.DEFAULT_JAR.toString())));
+        }
+
+        /** Sockets the server holds at once: N inbound, 2N to the partners, and the JVM's own files. */
+        long openFilesNeeded() {
+            return 3L * concurrent + 512;
+        }
+    }
+
+    private ColdBurst() {
+    }
+
+    public static ColdBurstReport run(Settings settings) throws Exception {
+        for (Path jar : List.of(settings.mashupJar(), settings.stubJar())) {
+            if (!Files.isRegularFile(jar)) {
+                throw new IOException("no jar at " + jar.toAbsolutePath() + "; build first with "
+                        + "./mvnw -q package -DskipTests (or pass --mashup-jar, --stub-jar)");
+            }
+        }
+        checkOpenFiles(settings);
+        String loadBefore = loadAverage();
+        String serverJdk = javaVersion(settings.java());
+        Path definitions = Files.createTempFile("cold-burst-", ".json");
+        HttpClient probe = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10)).build();
+        List<ColdBurstReport.Round> rounds = new ArrayList<>();
+        try (StubProcess stubs = StubProcess.start(settings.stubJar(), List.of(), List.of())) {
+            Files.writeString(definitions, definitionsJson(stubs.uri(), settings.concurrent()));
+            int adminPort = freePort();
+            try (ServerProcess server = ServerProcess.start("mashup", mashupCommand(settings, definitions, adminPort),
+                    READY)) {
+                URI metrics = URI.create("http://127.0.0.1:" + adminPort + "/metrics");
+                URI mashup = server.uri().resolve("/mashup/paper");
+                for (int round = 1; round <= settings.rounds(); round++) {
+                    if (round > 1) {
+                        awaitIdle(probe, metrics);
+                    }
+                    rounds.add(burst(round, settings, mashup, probe, metrics));
+                }
+                Map<String, Double> end = HeapPerMashup.scrape(probe, metrics);
+                System.out.println("the server's own counts: " + end.entrySet().stream()
+                        .filter(e -> e.getKey().startsWith("mashup_requests_total")
+                                || e.getKey().startsWith("mashup_partner_calls_total"))
+                        .map(e -> e.getKey() + " " + e.getValue().longValue()).sorted()
+                        .collect(Collectors.joining(", ")));
+            }
+        } finally {
+            Files.deleteIfExists(definitions);
+        }
+        return new ColdBurstReport(settings, machine(settings), serverJdk, loadBefore, loadAverage(), rounds);
+    }
+
+    private static ColdBurstReport.Round burst(int round, Settings settings, URI mashup, HttpClient probe, URI metrics)
+            throws Exception {
+        Http1Burst burst = new Http1Burst(mashup, "Mashup-Complete", "true");
+        // The mashup's deadline is 5 s; a minute more lets a starved server still answer and be counted.
+        Http1Burst.Outcome outcome = burst.run(settings.concurrent(), 65_000);
+        Map<String, Double> m = HeapPerMashup.scrape(probe, metrics);
+        ColdBurstReport.Round result = new ColdBurstReport.Round(round, outcome.ok(), outcome.failed(),
+                outcome.firstFailure(), burst.answers(),
+                millis(outcome.lastSentNanos() - outcome.firstSentNanos()),
+                outcome.lastAnsweredNanos() == 0 ? -1 : millis(outcome.lastAnsweredNanos() - outcome.firstSentNanos()),
+                m.getOrDefault("jvm_threads_live_threads", -1.0).longValue(),
+                m.getOrDefault("jvm_threads_peak_threads", -1.0).longValue());
+        System.out.println(result.line(settings.concurrent()));
+        return result;
+    }
+
+    private static long millis(long nanos) {
+        return TimeUnit.NANOSECONDS.toMillis(nanos);
+    }
+
+    /** Waits, bounded, until the last burst's requests and calls have all ended in the server's own counts. */
+    private static void awaitIdle(HttpClient probe, URI metrics) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            Map<String, Double> m = HeapPerMashup.scrape(probe, metrics);
+            if (m.getOrDefault("mashup_inbound_inflight", 0.0) == 0
+                    && m.getOrDefault("mashup_outbound_inflight", 0.0) == 0) {
+                return;
+            }
+            if (System.nanoTime() > end) {
+                throw new IllegalStateException("still in flight 30 s after a burst: inbound "
+                        + m.get("mashup_inbound_inflight") + ", outbound " + m.get("mashup_outbound_inflight"));
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /**
+     * The shape of {@code jmeter-plans/configs/paper.json} — two HTTP/1.1 partners of 3,000 connections
+     * and a queue of 4,096, {@code /stub?delay=500} and {@code /stub?delay=1000}, deadline 5 s — with
+     * both partners on the one stub process; room grows with N beyond 2,000.
+     */
+    static String definitionsJson(URI stubs, int concurrent) {
+        int connections = Math.max(3_000, concurrent + 100);
+        int queued = Math.max(4_096, concurrent);
+        String partner = "{\"baseUri\":\"%s\",\"maxConnections\":%d,\"maxQueued\":%d}";
+        return String.format(Locale.ROOT, "{\"partners\":{\"partner1\":" + partner + ",\"partner2\":" + partner + "},"
+                        + "\"mashups\":{\"paper\":{\"deadlineMillis\":5000,\"calls\":["
+                        + "{\"partner\":\"partner1\",\"template\":\"/stub?delay=500\"},"
+                        + "{\"partner\":\"partner2\",\"template\":\"/stub?delay=1000\"}]}}}",
+                stubs, connections, queued, stubs, connections, queued);
+    }
+
+    private static List<String> mashupCommand(Settings settings, Path definitions, int adminPort) {
+        List<String> command = new ArrayList<>();
+        command.add(settings.java());
+        command.addAll(settings.jvmArgs());
+        // A line per request is an operator's choice; in a burst of thousands it is CPU the cold JVM needs.
+        command.add("-Dorg.slf4j.simpleLogger.log.org.eclipse.jetty.server.RequestLog=warn");
+        command.addAll(List.of("-jar", settings.mashupJar().toString(), "--config", definitions.toString(),
+                "--mode", settings.mode(), "--port", "0", "--max-inflight", Integer.toString(settings.concurrent()),
+                "--max-threads", Integer.toString(settings.maxThreads()), "--admin-port", Integer.toString(adminPort)));
+        return command;
+    }
+
+    /** A port free now, for the server's admin connector: scrapes there stay outside its connection limit. */
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** The server (which inherits this JVM's limit) holds 3N sockets; say plainly when that cannot be. */
+    private static void checkOpenFiles(Settings settings) {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.UnixOperatingSystemMXBean os) {
+            long need = settings.openFilesNeeded();
+            long have = os.getMaxFileDescriptorCount();
+            if (have < need) {
+                throw new IllegalStateException(String.format(Locale.ROOT, "--concurrent %d makes the mashup server "
+                        + "hold %d inbound and %d partner connections at once, but the open-file limit is %d; raise "
+                        + "it (ulimit -n %d or more) or lower --concurrent", settings.concurrent(),
+                        settings.concurrent(), 2L * settings.concurrent(), have, need));
+            }
+        }
+    }
+
+    /** The first line of {@code java -version} of the server's java, run once before the server starts. */
+    private static String javaVersion(String java) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(java, "-version").redirectErrorStream(true).start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        process.waitFor(30, TimeUnit.SECONDS);
+        return out.lines().findFirst().orElse("?").trim();
+    }
+
+    /** The 1, 5 and 15 minute load averages from {@code /proc/loadavg}; the machine is shared. */
+    static String loadAverage() {
+        try {
+            String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+            return fields[0] + ", " + fields[1] + ", " + fields[2];
+        } catch (IOException | RuntimeException e) {
+            return String.format(Locale.ROOT, "%.2f", ManagementFactory.getOperatingSystemMXBean()
+                    .getSystemLoadAverage());
+        }
+    }
+
+    private static String machine(Settings settings) {
+        long memory = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getTotalMemorySize();
+        long openFiles = ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.UnixOperatingSystemMXBean os ? os.getMaxFileDescriptorCount() : -1;
+        return String.format(Locale.ROOT, "%d cores, %.1f GiB, open-file limit %d, this JVM %s; server %s%s, --mode %s, "
+                        + "--max-threads %d, --max-inflight %d",
+                Runtime.getRuntime().availableProcessors(), memory / (double) (1L << 30), openFiles, Runtime.version(),
+                settings.java(), settings.jvmArgs().isEmpty() ? "" : " " + settings.jvmArgs(), settings.mode(),
+                settings.maxThreads(), settings.concurrent());
+    }
+
+    private static final String USAGE = """
+            Usage: java -cp benchmarks/target/benchmarks.jar io.rc10k.benchmarks.capacity.ColdBurst [options]
+              --concurrent N    requests per burst, all at once, one connection each (default 2000)
+              --rounds R        bursts on one fresh server; the first is cold (default 4)
+              --mode MODE       async (default) | sync | virtual (JDK 21+): the server's --mode
+              --max-threads N   the server's --max-threads (default 64)
+              --java PATH       the server's java (default: this JVM's)
+              --jvm-arg ARG     a JVM option for the server (repeatable)
+              --mashup-jar PATH (default mashup-server/target/mashup-server.jar)
+              --stub-jar PATH   (default partner-stubs/target/partner-stubs.jar)
+              --help            print this and exit
+            Needs an open-file limit (ulimit -n) of 3N + 512 or more: the server holds N inbound and 2N
+            partner connections at once (6,512 for N = 2,000).
+            Exit status: 0 every answer of every burst 200 with Mashup-Complete: true; 1 otherwise, or the run
+            could not start; 2 bad command line.
+            """;
+
+    private static final List<String> VALUED_OPTIONS = List.of("--concurrent", "--rounds", "--mode", "--max-threads",
+            "--java", "--jvm-arg", "--mashup-jar", "--stub-jar");
+
+    public static void main(String[] args) throws Exception {
+        Settings settings;
+        try {
+            settings = parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("cold-burst: " + e.getMessage() + "\n" + USAGE);
+            System.exit(2);
+            return;
+        }
+        if (settings == null) {
+            System.out.print(USAGE);
+            System.exit(0);
+            return;
+        }
+        ColdBurstReport report;
+        try {
+            report = run(settings);
+        } catch (IOException | IllegalStateException e) {
+            System.err.println("cold-burst: " + e.getMessage());
+            System.exit(1);
+            return;
+        }
+        System.out.println();
+        System.out.print(report.table());
+        System.exit(report.passed() ? 0 : 1);
+    }
+
+    /** The settings {@code args} ask for, or null for {@code --help}. */
+    static Settings parse(String[] args) {
+        Settings d = Settings.defaults();
+        int concurrent = d.concurrent();
+        int rounds = d.rounds();
+        String mode = d.mode();
+        int maxThreads = d.maxThreads();
+        String java = d.java();
+        List<String> jvmArgs = new ArrayList<>();
+        Path mashupJar = d.mashupJar();
+        Path stubJar = d.stubJar();
+        for (int i = 0; i < args.length; i++) {
+            String option = args[i];
+            if (option.equals("--help")) {
+                return null;
+            }
+            if (!VALUED_OPTIONS.contains(option)) {
+                throw new IllegalArgumentException("unknown option " + option);
+            }
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(option + " needs a value");
+            }
+            String value = args[++i];
+            try {
+                switch (option) {
+                    case "--concurrent" -> concurrent = Integer.parseInt(value);
+                    case "--rounds" -> rounds = Integer.parseInt(value);
+                    case "--mode" -> mode = value;
+                    case "--max-threads" -> maxThreads = Integer.parseInt(value);
+                    case "--java" -> java = value;
+                    case "--jvm-arg" -> jvmArgs.add(value);
+                    case "--mashup-jar" -> mashupJar = Path.of(value);
+                    default -> stubJar = Path.of(value);
+                }
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(option + ": \"" + value + "\" is not a number");
+            }
+        }
+        return new Settings(concurrent, rounds, mode, maxThreads, java, jvmArgs, mashupJar, stubJar);
+    }
+}
