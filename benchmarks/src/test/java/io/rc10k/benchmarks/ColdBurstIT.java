@@ -23,7 +23,7 @@ class ColdBurstIT {
 
     @Test
     void twoBurstsOfTwoHundredOnAFreshServerAreAllAnsweredComplete() throws Exception {
-        ColdBurst.Settings settings = new ColdBurst.Settings(200, 2, "async", 64,
+        ColdBurst.Settings settings = new ColdBurst.Settings(200, 2, "async", 64, false, true, 200,
                 ProcessHandle.current().info().command().orElse("java"), List.of("-Xmx256m"), MASHUP_JAR, STUB_JAR);
         ColdBurstReport report = ColdBurst.run(settings);
         String table = report.table();

@@ -48,8 +48,8 @@ public final class ColdBurst {
      * @param rounds     bursts on the one server; the first is the cold one
      * @param java       the {@code java} of the mashup server
      */
-    public record Settings(int concurrent, int rounds, String mode, int maxThreads, String java, List<String> jvmArgs,
-            Path mashupJar, Path stubJar) {
+    public record Settings(int concurrent, int rounds, String mode, int maxThreads, boolean h2c, boolean breaker,
+            int partnerWarmup, String java, List<String> jvmArgs, Path mashupJar, Path stubJar) {
         public Settings {
             jvmArgs = List.copyOf(jvmArgs);
             if (concurrent < 1) {
@@ -64,18 +64,24 @@ public final class ColdBurst {
             if (maxThreads < 8) {
                 throw new IllegalArgumentException("--max-threads: " + maxThreads + " (accepted: at least 8)");
             }
+            if (partnerWarmup < 0) {
+                throw new IllegalArgumentException("--warm-partners: " + partnerWarmup + " (accepted: 0 or more)");
+            }
         }
 
-        /** 2,000 at once, 4 bursts, async on 64 threads, this JVM's java. */
+        /**
+         * 2,000 at once, 4 bursts, async on 64 threads, HTTP/1.1 partners with breakers, partners warmed
+         * with 2 × 2,000 requests, this JVM's java.
+         */
         public static Settings defaults() {
-            return new Settings(2_000, 4, "async", 64, ServerProcess.javaCommand(), List.of(),
+            return new Settings(2_000, 4, "async", 64, false, true, 2_000, ServerProcess.javaCommand(), List.of(),
                     Path.of(System.getProperty("rc10k.mashup.jar", "mashup-server/target/mashup-server.jar")),
                     Path.of(System.getProperty("rc10k.stubs.jar", StubProcess.DEFAULT_JAR.toString())));
         }
 
-        /** Sockets the server holds at once: N inbound, 2N to the partners, and the JVM's own files. */
+        /** Sockets the server holds at once: N inbound, 2N to the partners (h2c: a few), and the JVM's own files. */
         long openFilesNeeded() {
-            return 3L * concurrent + 512;
+            return (h2c ? 1L : 3L) * concurrent + 512;
         }
     }
 
@@ -96,8 +102,10 @@ public final class ColdBurst {
         HttpClient probe = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(10)).build();
         List<ColdBurstReport.Round> rounds = new ArrayList<>();
-        try (StubProcess stubs = StubProcess.start(settings.stubJar(), List.of(), List.of())) {
-            Files.writeString(definitions, definitionsJson(stubs.uri(), settings.concurrent()));
+        try (StubProcess stubs = StubProcess.start(settings.stubJar(), List.of(),
+                settings.h2c() ? List.of("--h2c") : List.of())) {
+            Files.writeString(definitions, definitionsJson(stubs.uri(), settings));
+            warmPartners(stubs.uri(), settings.partnerWarmup());
             int adminPort = freePort();
             try (ServerProcess server = ServerProcess.start("mashup", mashupCommand(settings, definitions, adminPort),
                     READY)) {
@@ -138,6 +146,22 @@ public final class ColdBurst {
         return result;
     }
 
+    /**
+     * Two bursts of {@code requests} straight to the stubs, half at each partner's delay, before the
+     * server starts: a partner that has served for a while and a client that is not itself a fresh JVM,
+     * so that the first burst measures the cold server, not cold neighbours on the same cores.
+     */
+    private static void warmPartners(URI stubs, int requests) throws IOException {
+        for (int round = 1; round <= 2 && requests > 0; round++) {
+            for (String delay : List.of("500", "1000")) {
+                Http1Burst warm = new Http1Burst(stubs.resolve("/stub?delay=" + delay));
+                Http1Burst.Outcome outcome = warm.run(requests / 2, 30_000);
+                System.out.println("partner warm-up " + round + " (delay " + delay + " ms): " + warm.answers()
+                        + (outcome.firstFailure() == null ? "" : ", first failure: " + outcome.firstFailure()));
+            }
+        }
+    }
+
     private static long millis(long nanos) {
         return TimeUnit.NANOSECONDS.toMillis(nanos);
     }
@@ -161,18 +185,21 @@ public final class ColdBurst {
 
     /**
      * The shape of {@code jmeter-plans/configs/paper.json} — two HTTP/1.1 partners of 3,000 connections
-     * and a queue of 4,096, {@code /stub?delay=500} and {@code /stub?delay=1000}, deadline 5 s — with
-     * both partners on the one stub process; room grows with N beyond 2,000.
+     * and a queue of 4,096, {@code /stub?delay=500} and {@code /stub?delay=1000}, deadline 5 s, every
+     * other setting the default (circuit breakers on) — with both partners on the one stub process;
+     * room grows with N beyond 2,000. {@code --partners h2c} and {@code --breaker off} are departures
+     * from it, to tell what the cold burst is waiting for.
      */
-    static String definitionsJson(URI stubs, int concurrent) {
-        int connections = Math.max(3_000, concurrent + 100);
-        int queued = Math.max(4_096, concurrent);
-        String partner = "{\"baseUri\":\"%s\",\"maxConnections\":%d,\"maxQueued\":%d}";
-        return String.format(Locale.ROOT, "{\"partners\":{\"partner1\":" + partner + ",\"partner2\":" + partner + "},"
-                        + "\"mashups\":{\"paper\":{\"deadlineMillis\":5000,\"calls\":["
-                        + "{\"partner\":\"partner1\",\"template\":\"/stub?delay=500\"},"
-                        + "{\"partner\":\"partner2\",\"template\":\"/stub?delay=1000\"}]}}}",
-                stubs, connections, queued, stubs, connections, queued);
+    static String definitionsJson(URI stubs, Settings settings) {
+        int connections = Math.max(3_000, settings.concurrent() + 100);
+        int queued = Math.max(4_096, settings.concurrent());
+        String partner = String.format(Locale.ROOT, "{\"baseUri\":\"%s\",\"maxConnections\":%d,\"maxQueued\":%d%s%s}",
+                stubs, connections, queued, settings.h2c() ? ",\"protocol\":\"h2c\"" : "",
+                settings.breaker() ? "" : ",\"circuitBreaker\":{\"enabled\":false}");
+        return "{\"partners\":{\"partner1\":" + partner + ",\"partner2\":" + partner + "},"
+                + "\"mashups\":{\"paper\":{\"deadlineMillis\":5000,\"calls\":["
+                + "{\"partner\":\"partner1\",\"template\":\"/stub?delay=500\"},"
+                + "{\"partner\":\"partner2\",\"template\":\"/stub?delay=1000\"}]}}}";
     }
 
     private static List<String> mashupCommand(Settings settings, Path definitions, int adminPort) {
@@ -233,10 +260,11 @@ public final class ColdBurst {
         long openFiles = ManagementFactory.getOperatingSystemMXBean()
                 instanceof com.sun.management.UnixOperatingSystemMXBean os ? os.getMaxFileDescriptorCount() : -1;
         return String.format(Locale.ROOT, "%d cores, %.1f GiB, open-file limit %d, this JVM %s; server %s%s, --mode %s, "
-                        + "--max-threads %d, --max-inflight %d",
+                        + "--max-threads %d, --max-inflight %d; partners %s, circuit breakers %s, warmed with 2 × %d requests",
                 Runtime.getRuntime().availableProcessors(), memory / (double) (1L << 30), openFiles, Runtime.version(),
                 settings.java(), settings.jvmArgs().isEmpty() ? "" : " " + settings.jvmArgs(), settings.mode(),
-                settings.maxThreads(), settings.concurrent());
+                settings.maxThreads(), settings.concurrent(), settings.h2c() ? "h2c" : "HTTP/1.1",
+                settings.breaker() ? "on" : "off", settings.partnerWarmup());
     }
 
     private static final String USAGE = """
@@ -245,19 +273,23 @@ public final class ColdBurst {
               --rounds R        bursts on one fresh server; the first is cold (default 4)
               --mode MODE       async (default) | sync | virtual (JDK 21+): the server's --mode
               --max-threads N   the server's --max-threads (default 64)
+              --partners P      http1 (default, as paper.json) | h2c: how the server calls the partners
+              --breaker B       on (default, as paper.json) | off: the partners' circuit breakers
+              --warm-partners N before the server starts, two bursts of N straight to the stubs, half
+                                at each delay (default 2000; 0: stubs and this JVM as cold as the server)
               --java PATH       the server's java (default: this JVM's)
               --jvm-arg ARG     a JVM option for the server (repeatable)
               --mashup-jar PATH (default mashup-server/target/mashup-server.jar)
               --stub-jar PATH   (default partner-stubs/target/partner-stubs.jar)
               --help            print this and exit
             Needs an open-file limit (ulimit -n) of 3N + 512 or more: the server holds N inbound and 2N
-            partner connections at once (6,512 for N = 2,000).
+            HTTP/1.1 partner connections at once (6,512 for N = 2,000); N + 512 with --partners h2c.
             Exit status: 0 every answer of every burst 200 with Mashup-Complete: true; 1 otherwise, or the run
             could not start; 2 bad command line.
             """;
 
     private static final List<String> VALUED_OPTIONS = List.of("--concurrent", "--rounds", "--mode", "--max-threads",
-            "--java", "--jvm-arg", "--mashup-jar", "--stub-jar");
+            "--partners", "--breaker", "--warm-partners", "--java", "--jvm-arg", "--mashup-jar", "--stub-jar");
 
     public static void main(String[] args) throws Exception {
         Settings settings;
@@ -293,6 +325,9 @@ public final class ColdBurst {
         int rounds = d.rounds();
         String mode = d.mode();
         int maxThreads = d.maxThreads();
+        boolean h2c = d.h2c();
+        boolean breaker = d.breaker();
+        int partnerWarmup = d.partnerWarmup();
         String java = d.java();
         List<String> jvmArgs = new ArrayList<>();
         Path mashupJar = d.mashupJar();
@@ -315,6 +350,9 @@ public final class ColdBurst {
                     case "--rounds" -> rounds = Integer.parseInt(value);
                     case "--mode" -> mode = value;
                     case "--max-threads" -> maxThreads = Integer.parseInt(value);
+                    case "--partners" -> h2c = choice(option, value, "http1", "h2c");
+                    case "--breaker" -> breaker = !choice(option, value, "on", "off");
+                    case "--warm-partners" -> partnerWarmup = Integer.parseInt(value);
                     case "--java" -> java = value;
                     case "--jvm-arg" -> jvmArgs.add(value);
                     case "--mashup-jar" -> mashupJar = Path.of(value);
@@ -324,6 +362,14 @@ public final class ColdBurst {
                 throw new IllegalArgumentException(option + ": \"" + value + "\" is not a number");
             }
         }
-        return new Settings(concurrent, rounds, mode, maxThreads, java, jvmArgs, mashupJar, stubJar);
+        return new Settings(concurrent, rounds, mode, maxThreads, h2c, breaker, partnerWarmup, java, jvmArgs, mashupJar, stubJar);
+    }
+
+    /** False for {@code first}, true for {@code second}; anything else names the option and both choices. */
+    private static boolean choice(String option, String value, String first, String second) {
+        if (value.equals(first) || value.equals(second)) {
+            return value.equals(second);
+        }
+        throw new IllegalArgumentException(option + ": \"" + value + "\" (accepted: " + first + ", " + second + ")");
     }
 }

@@ -66,8 +66,10 @@ public record ColdBurstReport(ColdBurst.Settings settings, String machine, Strin
     /** A Markdown table, a row per burst, with the machine and the load average beneath. */
     public String table() {
         StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%,d concurrent GET /mashup/paper (partners "
-                + "0.5 s and 1 s, HTTP/1.1, own process), --mode %s --max-threads %d, a fresh server%n%n",
-                settings.concurrent(), settings.mode(), settings.maxThreads()));
+                + "0.5 s and 1 s, %s, own process, circuit breakers %s, partners %s), --mode %s --max-threads %d, a fresh "
+                + "server%n%n", settings.concurrent(), settings.h2c() ? "h2c" : "HTTP/1.1",
+                settings.breaker() ? "on" : "off", settings.partnerWarmup() > 0 ? "warmed" : "cold",
+                settings.mode(), settings.maxThreads()));
         out.append("| burst | all sent (ms) | first request → last answer (ms) | answers | 200 + complete "
                 + "| server live threads after | server peak threads |\n|---|---|---|---|---|---|---|\n");
         for (Round r : rounds) {
