@@ -393,6 +393,10 @@ public final class RealExchange implements Exchange {
             boolean connected = used != null;
             Outcome.Kind aborted = abortKind.get();
             Outcome.Kind kind = aborted != null ? aborted : Failures.classify(failure, connected);
+            if (aborted == null && kind != Outcome.Kind.TIMEOUT && System.nanoTime() - deadlineNanos >= 0) {
+                // The deadline passed before this failure was seen: the deadline hit first, whatever came after.
+                kind = Outcome.Kind.TIMEOUT;
+            }
             if (kind == Outcome.Kind.CONNECT_FAILED) {
                 RealExchange.this.notify(l -> l.onConnectionFailed(RealExchange.this, failure));
             }
