@@ -28,7 +28,6 @@ import org.eclipse.jetty.io.ArrayByteBufferPool;
 import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.util.component.ContainerLifeCycle;
-import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 import org.eclipse.jetty.util.thread.Scheduler;
@@ -85,7 +84,6 @@ public final class BrokerClient extends ContainerLifeCycle {
             "connection", "upgrade", "te", "trailer", "keep-alive", "expect", "proxy-authorization",
             "proxy-authenticate", "proxy-connection");
     private static final java.util.regex.Pattern TOKEN = java.util.regex.Pattern.compile("[A-Za-z]{1,20}");
-    private static final int DEFAULT_SELECTORS = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
     private HttpClient http;
     private Scheduler scheduler;
 
@@ -128,9 +126,6 @@ public final class BrokerClient extends ContainerLifeCycle {
         HttpClientTransportDynamic transport = new HttpClientTransportDynamic(connector,
                 HttpClientConnectionFactory.HTTP11, new ClientConnectionFactoryOverHTTP2.HTTP2(h2));
         transport.setConnectionPoolFactory(new PartnerPools(partners));
-        // Listeners never block (ExchangeListener's contract), so responses are parsed and delivered on the
-        // selector thread that read them: no hand-off to another pool thread per response.
-        transport.setInvocationType(Invocable.InvocationType.NON_BLOCKING);
         http = new HttpClient(transport);
         http.setExecutor(executor);
         http.setScheduler(scheduler);
@@ -336,7 +331,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         private Executor executor;
         private Scheduler scheduler;
         private ByteBufferPool byteBufferPool;
-        private int selectors = DEFAULT_SELECTORS;
+        private int selectors = 1;
 
         private Builder() {
         }
@@ -370,11 +365,7 @@ public final class BrokerClient extends ContainerLifeCycle {
             return this;
         }
 
-        /**
-         * Selector threads taken from the executor (default: one per core, at most 4). Responses are
-         * parsed and their callbacks run on the selector that read them, so one selector per core lets
-         * every core do that work; each selector holds thousands of connections.
-         */
+        /** Selector threads taken from the executor (default 1; each holds thousands of connections). */
         public Builder selectors(int selectors) {
             if (selectors < 1) {
                 throw new IllegalArgumentException("selectors: " + selectors + " < 1");
