@@ -58,13 +58,19 @@ class H2cTest {
         CountDownLatch done = new CountDownLatch(streams);
         ConcurrentLinkedQueue<Result> results = new ConcurrentLinkedQueue<>();
         for (int i = 0; i < streams; i++) {
-            h2.newRequest(stubs.uri().resolve("/stub?delay=500&id=" + i)).timeout(10, TimeUnit.SECONDS)
+            // Long enough that every stream is open before the first answer, however slowly they are sent.
+            h2.newRequest(stubs.uri().resolve("/stub?delay=5000&id=" + i)).timeout(30, TimeUnit.SECONDS)
                     .send(r -> {
                         results.add(r);
                         done.countDown();
                     });
         }
-        assertTrue(done.await(15, TimeUnit.SECONDS));
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (stubs.stats().inFlight() < streams) {
+            assertTrue(System.nanoTime() < end, "not all streams open at once: " + stubs.stats());
+            Thread.sleep(20);
+        }
+        assertTrue(done.await(30, TimeUnit.SECONDS), done.getCount() + " streams never ended");
         assertEquals(streams, results.stream().filter(r -> r.isSucceeded() && r.getResponse().getStatus() == 200)
                 .count());
         StubStats stats = stubs.stats();

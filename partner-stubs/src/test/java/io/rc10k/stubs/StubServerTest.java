@@ -318,7 +318,7 @@ class StubServerTest {
         List<Integer> chunks = new ArrayList<>();
         CountDownLatch done = new CountDownLatch(1);
         Result[] result = new Result[1];
-        client.newRequest(stubs.uri().resolve("/stub?fault=drip&bytes=64&dripBytes=8&dripMillis=30"))
+        client.newRequest(stubs.uri().resolve("/stub?fault=drip&bytes=64&dripBytes=8&dripMillis=100"))
                 .timeout(10, TimeUnit.SECONDS)
                 .onResponseContent((r, buffer) -> chunks.add(buffer.remaining()))
                 .send(r -> {
@@ -328,8 +328,9 @@ class StubServerTest {
         assertTrue(done.await(10, TimeUnit.SECONDS));
         assertTrue(result[0].isSucceeded(), String.valueOf(result[0].getFailure()));
         assertEquals(64, chunks.stream().mapToInt(Integer::intValue).sum());
-        assertTrue(chunks.size() >= 4, "64 bytes in writes of 8 with 30 ms pauses came in " + chunks);
-        assertTrue(chunks.stream().allMatch(n -> n <= 8), chunks.toString());
+        // A reader that falls behind may get two drips in one read; many reads, none of the whole body, is the point.
+        assertTrue(chunks.size() >= 4, "64 bytes in writes of 8 with 100 ms pauses came in " + chunks);
+        assertTrue(chunks.stream().allMatch(n -> n < 64), chunks.toString());
     }
 
     @Test

@@ -27,7 +27,8 @@ class ThreadEconomyTest {
                 CountDownLatch done = new CountDownLatch(requests);
                 AtomicInteger ok = new AtomicInteger();
                 for (int i = 0; i < requests; i++) {
-                    client.newRequest(stubs.uri().resolve("/stub?delay=2000")).timeout(30, TimeUnit.SECONDS)
+                    // Long enough that every request is waiting before the first answer, however slowly they are sent.
+                    client.newRequest(stubs.uri().resolve("/stub?delay=15000")).timeout(60, TimeUnit.SECONDS)
                             .send(r -> {
                                 if (r.isSucceeded() && r.getResponse().getStatus() == 200) {
                                     ok.incrementAndGet();
@@ -35,12 +36,19 @@ class ThreadEconomyTest {
                                 done.countDown();
                             });
                 }
+                QueuedThreadPool pool = (QueuedThreadPool) stubs.server().getThreadPool();
+                long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+                while (stubs.stats().inFlight() < requests) {
+                    assertTrue(System.nanoTime() < end, "not all requests waiting at once: " + stubs.stats());
+                    Thread.sleep(20);
+                }
+                assertTrue(pool.getThreads() <= 8, "stub pool grew to " + pool.getThreads() + " with "
+                        + requests + " requests waiting");
                 assertTrue(done.await(60, TimeUnit.SECONDS), "not every request ended");
                 assertEquals(requests, ok.get());
                 StubStats stats = stubs.stats();
                 assertEquals(requests, stats.inFlightPeak(), "all requests were waiting at once: " + stats);
                 assertEquals(requests, stats.connectionsPeak(), stats.toString());
-                QueuedThreadPool pool = (QueuedThreadPool) stubs.server().getThreadPool();
                 assertTrue(pool.getThreads() <= 8, "stub pool grew to " + pool.getThreads());
             } finally {
                 client.stop();
