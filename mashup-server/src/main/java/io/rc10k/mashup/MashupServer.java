@@ -53,7 +53,7 @@ import org.slf4j.LoggerFactory;
  * outbound call in flight; virtual mode runs dispatches and calls on virtual threads.</p>
  */
 public final class MashupServer {
-    /** How long a stop waits for requests in flight: beyond any deadline plus the async safety net. */
+    /** How long a stop waits for requests in flight beyond the longest deadline: time to write their answers. */
     static final long STOP_SLACK_MILLIS = 5_000;
     /** Sync mode: how long a request may wait for a thread, beyond the longest mashup deadline, before a 503. */
     static final long SYNC_MAX_WAIT_MILLIS = 30_000;

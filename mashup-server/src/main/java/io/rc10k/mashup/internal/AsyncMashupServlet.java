@@ -63,8 +63,9 @@ public final class AsyncMashupServlet extends MashupServlet {
         try {
             response.getOutputStream().setWriteListener(reply);
         } catch (IllegalStateException e) {
+            // The container refused non-blocking output: nothing was started; end the request as an error.
             reply.held(System.nanoTime() - start);
-            reply.onError(e);
+            reply.finish("server_error");
             throw e;
         }
         try {
