@@ -3,6 +3,7 @@ package io.rc10k.broker;
 import io.rc10k.broker.internal.RealExchange;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -94,18 +95,17 @@ public final class FanOut {
             deadlineHit.set(true);
             exchanges.forEach(RealExchange::expire);
         }), deadline.toNanos(), TimeUnit.NANOSECONDS);
-        long deadlineNanos = startNanos + deadline.toNanos();
         for (int i = 0; i < outcomes.length; i++) {
             int slot = i;
-            exchanges.get(i).onEnd(outcome -> {
+            exchanges.get(i).outcome().whenComplete((outcome, never) -> {
                 outcomes[slot] = outcome;
                 // The decrement that reaches zero happens once; it alone completes the fan-out.
                 if (remaining.decrementAndGet() == 0) {
                     timer.cancel();
-                    result.complete(new FanOutResult(List.of(outcomes), System.nanoTime() - startNanos,
-                            deadlineHit.get()));
+                    result.complete(new FanOutResult(List.copyOf(Arrays.asList(outcomes)),
+                            System.nanoTime() - startNanos, deadlineHit.get()));
                 }
-            }, deadlineNanos == 0 ? 1 : deadlineNanos);
+            });
         }
         exchanges.forEach(RealExchange::start);
         return result;

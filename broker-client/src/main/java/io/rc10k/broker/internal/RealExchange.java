@@ -14,7 +14,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.eclipse.jetty.client.Connection;
 import org.eclipse.jetty.client.HttpClient;
@@ -52,15 +51,8 @@ public final class RealExchange implements Exchange {
     private final URI uri;
     private final Consumer<HttpFields.Mutable> headers;
     private final ExchangeListener listener;
-    /** False for {@link ExchangeListener#NONE}: no event is built or serialized for nobody. */
-    private final boolean listening;
     private final ExchangeCounter counter;
-    /** Created on the first {@link #outcome()} call; a fan-out takes the outcome through {@link #onEnd} instead. */
-    private final AtomicReference<CompletableFuture<Outcome>> outcome = new AtomicReference<>();
-    private volatile Outcome result;
-    private Consumer<Outcome> onEnd;
-    /** An earlier deadline of the caller's that a timer of its own enforces (0: none). */
-    private long callerDeadlineNanos;
+    private final CompletableFuture<Outcome> outcome = new CompletableFuture<>();
     private final AtomicBoolean completed = new AtomicBoolean();
     private final SerializedInvoker events = new SerializedInvoker(RealExchange.class);
     /** Touched only inside {@link #events} tasks. */
@@ -69,7 +61,8 @@ public final class RealExchange implements Exchange {
     private long deadlineNanos;
     private int attempts;
     private volatile Request current;
-    private final AtomicReference<Outcome.Kind> abortKind = new AtomicReference<>();
+    private final java.util.concurrent.atomic.AtomicReference<Outcome.Kind> abortKind =
+            new java.util.concurrent.atomic.AtomicReference<>();
 
     /** Counts exchanges in flight across partners, for metrics, and keeps them for a stop to cancel. */
     public interface ExchangeCounter {
@@ -87,29 +80,13 @@ public final class RealExchange implements Exchange {
         this.uri = uri;
         this.headers = headers;
         this.listener = listener == null ? ExchangeListener.NONE : listener;
-        this.listening = this.listener != ExchangeListener.NONE;
         this.counter = counter;
-    }
-
-    /**
-     * Before {@link #start()}: where the outcome goes, on the thread that ends the exchange, and the
-     * caller's own deadline ({@link System#nanoTime()} based), which the caller enforces with
-     * {@link #expire()}. When that deadline comes before the partner's call timeout, no timer per
-     * attempt is armed: the caller's one timer serves.
-     */
-    public RealExchange onEnd(Consumer<Outcome> sink, long deadlineNanos) {
-        this.onEnd = sink;
-        this.callerDeadlineNanos = deadlineNanos;
-        return this;
     }
 
     /** Starts the first attempt, or ends REJECTED at once when the partner is full. */
     public RealExchange start() {
         startNanos = System.nanoTime();
         deadlineNanos = startNanos + partner.callTimeout().toNanos();
-        if (callerDeadlineNanos != 0 && callerDeadlineNanos - deadlineNanos < 0) {
-            deadlineNanos = callerDeadlineNanos;
-        }
         if (!state.breakerAllows()) {
             finish(Outcome.failure(partner.name(), Outcome.Kind.CIRCUIT_OPEN, 0, new RejectedExecutionException(
                     "partner " + partner.name() + ": circuit breaker open after repeated failures"), 0, 0), false);
@@ -142,11 +119,8 @@ public final class RealExchange implements Exchange {
         Request request = http.newRequest(uri)
                 .method(method)
                 .tag(partner.name())
-                .version(partner.protocol() == Partner.Protocol.H2C ? HttpVersion.HTTP_2 : HttpVersion.HTTP_1_1);
-        if (deadlineNanos != callerDeadlineNanos) {
-            // The partner's call timeout comes first: Jetty's timer enforces it.
-            request.timeout(Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining)), TimeUnit.MILLISECONDS);
-        }
+                .version(partner.protocol() == Partner.Protocol.H2C ? HttpVersion.HTTP_2 : HttpVersion.HTTP_1_1)
+                .timeout(Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining)), TimeUnit.MILLISECONDS);
         if (headers != null) {
             request.headers(headers);
         }
@@ -200,36 +174,15 @@ public final class RealExchange implements Exchange {
         }
         state.record(result.kind(), result.status());
         current = null;
-        if (!listening) {
-            deliver(result);
-            return;
-        }
         events.run(() -> {
             call(l -> l.onComplete(this, result));
             delivered = true;
-            deliver(result);
+            outcome.complete(result);
         });
     }
 
-    private void deliver(Outcome ended) {
-        result = ended;
-        if (onEnd != null) {
-            try {
-                onEnd.accept(ended);
-            } catch (Throwable t) {
-                LOG.warn("outcome consumer failed on {} {}; ignored", method, uri, t);
-            }
-        }
-        CompletableFuture<Outcome> future = outcome.get();
-        if (future != null) {
-            future.complete(ended);
-        }
-    }
-
     private void notify(Consumer<ExchangeListener> event) {
-        if (listening) {
-            events.run(() -> call(event));
-        }
+        events.run(() -> call(event));
     }
 
     /** Runs inside {@link #events}: one listener call, never after onComplete, never throwing. */
@@ -274,20 +227,7 @@ public final class RealExchange implements Exchange {
 
     @Override
     public CompletionStage<Outcome> outcome() {
-        CompletableFuture<Outcome> future = outcome.get();
-        if (future == null) {
-            CompletableFuture<Outcome> created = new CompletableFuture<>();
-            future = outcome.compareAndExchange(null, created);
-            if (future == null) {
-                future = created;
-            }
-        }
-        // An exchange that ended before the future existed completes it here; complete() is idempotent.
-        Outcome ended = result;
-        if (ended != null) {
-            future.complete(ended);
-        }
-        return future;
+        return outcome;
     }
 
     @Override
@@ -321,9 +261,7 @@ public final class RealExchange implements Exchange {
 
         @Override
         public void onSuccess(Request request) {
-            if (listening) {
-                events.run(this::reportWaiting);
-            }
+            events.run(this::reportWaiting);
         }
 
         /** Inside {@link #events}: once per attempt, from the request's success or the first response event. */
@@ -337,12 +275,10 @@ public final class RealExchange implements Exchange {
         @Override
         public void onHeaders(Response response) {
             int status = response.getStatus();
-            if (listening) {
-                events.run(() -> {
-                    reportWaiting();
-                    call(l -> l.onHeadersCompleted(RealExchange.this, status));
-                });
-            }
+            events.run(() -> {
+                reportWaiting();
+                call(l -> l.onHeadersCompleted(RealExchange.this, status));
+            });
             long declared = response.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
             // HEAD, 204 and 304 declare a length but carry no body: nothing to refuse.
             boolean bodyFollows = !"HEAD".equals(method) && status != 204 && status != 304;
@@ -393,10 +329,6 @@ public final class RealExchange implements Exchange {
             boolean connected = used != null;
             Outcome.Kind aborted = abortKind.get();
             Outcome.Kind kind = aborted != null ? aborted : Failures.classify(failure, connected);
-            if (aborted == null && kind != Outcome.Kind.TIMEOUT && System.nanoTime() - deadlineNanos >= 0) {
-                // The deadline passed before this failure was seen: the deadline hit first, whatever came after.
-                kind = Outcome.Kind.TIMEOUT;
-            }
             if (kind == Outcome.Kind.CONNECT_FAILED) {
                 RealExchange.this.notify(l -> l.onConnectionFailed(RealExchange.this, failure));
             }
