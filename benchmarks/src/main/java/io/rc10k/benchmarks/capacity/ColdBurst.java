@@ -3,7 +3,6 @@ package io.rc10k.benchmarks.capacity;
 import io.rc10k.benchmarks.process.ServerProcess;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
@@ -106,8 +105,11 @@ public final class ColdBurst {
                 settings.h2c() ? List.of("--h2c") : List.of())) {
             Files.writeString(definitions, definitionsJson(stubs.uri(), settings));
             warmPartners(stubs.uri(), settings.partnerWarmup());
-            int adminPort = freePort();
-            try (ServerProcess server = ServerProcess.start("mashup", mashupCommand(settings, definitions, adminPort),
+            int adminPort = ServerProcess.freePort();
+            try (ServerProcess server = ServerProcess.start("mashup", ServerProcess.mashupCommand(settings.java(),
+                    settings.jvmArgs(), settings.mashupJar(), definitions, List.of("--mode", settings.mode(),
+                    "--max-inflight", Integer.toString(settings.concurrent()), "--max-threads",
+                    Integer.toString(settings.maxThreads()), "--admin-port", Integer.toString(adminPort))),
                     READY)) {
                 URI metrics = URI.create("http://127.0.0.1:" + adminPort + "/metrics");
                 URI mashup = server.uri().resolve("/mashup/paper");
@@ -200,25 +202,6 @@ public final class ColdBurst {
                 + "\"mashups\":{\"paper\":{\"deadlineMillis\":5000,\"calls\":["
                 + "{\"partner\":\"partner1\",\"template\":\"/stub?delay=500\"},"
                 + "{\"partner\":\"partner2\",\"template\":\"/stub?delay=1000\"}]}}}";
-    }
-
-    private static List<String> mashupCommand(Settings settings, Path definitions, int adminPort) {
-        List<String> command = new ArrayList<>();
-        command.add(settings.java());
-        command.addAll(settings.jvmArgs());
-        // A line per request is an operator's choice; in a burst of thousands it is CPU the cold JVM needs.
-        command.add("-Dorg.slf4j.simpleLogger.log.org.eclipse.jetty.server.RequestLog=warn");
-        command.addAll(List.of("-jar", settings.mashupJar().toString(), "--config", definitions.toString(),
-                "--mode", settings.mode(), "--port", "0", "--max-inflight", Integer.toString(settings.concurrent()),
-                "--max-threads", Integer.toString(settings.maxThreads()), "--admin-port", Integer.toString(adminPort)));
-        return command;
-    }
-
-    /** A port free now, for the server's admin connector: scrapes there stay outside its connection limit. */
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     /** The server (which inherits this JVM's limit) holds 3N sockets; say plainly when that cannot be. */

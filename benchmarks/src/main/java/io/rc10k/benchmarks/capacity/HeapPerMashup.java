@@ -3,7 +3,6 @@ package io.rc10k.benchmarks.capacity;
 import io.rc10k.benchmarks.process.ServerProcess;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -192,8 +191,11 @@ public final class HeapPerMashup {
         try (StubProcess stubs = StubProcess.start(settings.stubJar(), List.of(),
                 List.of("--h2c"))) {
             Files.writeString(definitions, definitionsJson(stubs.uri(), settings));
-            int adminPort = freePort();
-            try (ServerProcess server = ServerProcess.start("mashup", mashupCommand(settings, definitions, adminPort),
+            int adminPort = ServerProcess.freePort();
+            try (ServerProcess server = ServerProcess.start("mashup", ServerProcess.mashupCommand(settings.java(),
+                    settings.jvmArgs(), settings.mashupJar(), definitions, List.of("--mode", settings.mode(),
+                    "--max-inflight", Integer.toString(settings.inflight()), "--max-threads",
+                    Integer.toString(settings.maxThreads()), "--admin-port", Integer.toString(adminPort))),
                     READY)) {
                 URI admin = URI.create("http://127.0.0.1:" + adminPort + "/metrics");
                 return measure(settings, machine, server, admin, stubs.uri().resolve("/stats"), probe);
@@ -375,25 +377,6 @@ public final class HeapPerMashup {
             throw new IOException(jcmd + " " + pid + " " + command + " failed: " + out);
         }
         return out;
-    }
-
-    /** A port free now, for the server's admin connector: scrapes there stay outside its connection limit. */
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
-    private static List<String> mashupCommand(Settings settings, Path definitions, int adminPort) {
-        List<String> command = new ArrayList<>();
-        command.add(settings.java());
-        command.addAll(settings.jvmArgs());
-        // A line per request is an operator's choice; at 10,000 at once it is also a burst of CPU and garbage.
-        command.add("-Dorg.slf4j.simpleLogger.log.org.eclipse.jetty.server.RequestLog=warn");
-        command.addAll(List.of("-jar", settings.mashupJar().toString(), "--config", definitions.toString(),
-                "--mode", settings.mode(), "--port", "0", "--max-inflight", Integer.toString(settings.inflight()),
-                "--max-threads", Integer.toString(settings.maxThreads()), "--admin-port", Integer.toString(adminPort)));
-        return command;
     }
 
     /**

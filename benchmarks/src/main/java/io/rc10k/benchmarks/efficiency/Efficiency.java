@@ -211,7 +211,8 @@ public final class Efficiency {
 
     /** The mashup server in {@code mode} on the settings' {@code java} and JVM options, access log off. */
     public static ServerProcess startMashup(Settings settings, Path definitions, String mode) throws IOException {
-        return ServerProcess.start("mashup-" + mode, mashupCommand(settings, definitions, mode), MASHUP_READY);
+        return ServerProcess.start("mashup-" + mode, ServerProcess.mashupCommand(settings.java(),
+                settings.jvmArgs(), settings.mashupJar(), definitions, List.of("--mode", mode)), MASHUP_READY);
     }
 
     private static List<String> helloCommand(Settings settings) {
@@ -222,16 +223,6 @@ public final class Efficiency {
         if (settings.helloBlocking()) {
             command.add("--blocking");
         }
-        return command;
-    }
-
-    private static List<String> mashupCommand(Settings settings, Path definitions, String mode) {
-        List<String> command = new ArrayList<>();
-        command.add(settings.java());
-        command.addAll(settings.jvmArgs());
-        command.add("-Dorg.slf4j.simpleLogger.log.org.eclipse.jetty.server.RequestLog=warn");
-        command.addAll(List.of("-jar", settings.mashupJar().toString(), "--config", definitions.toString(),
-                "--mode", mode, "--port", "0"));
         return command;
     }
 

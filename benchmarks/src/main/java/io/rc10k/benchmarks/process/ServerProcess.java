@@ -73,6 +73,29 @@ public final class ServerProcess implements AutoCloseable {
         return start(label, command, ready);
     }
 
+    /**
+     * The command line of a mashup server JVM: {@code java [jvmArgs] -jar jar --config definitions
+     * --port 0 [args]}, with the access log off — a line per request is an operator's choice, and in a
+     * measured run it is CPU and garbage the mashup itself does not cost.
+     */
+    public static List<String> mashupCommand(String java, List<String> jvmArgs, Path jar, Path definitions,
+            List<String> args) {
+        List<String> command = new java.util.ArrayList<>();
+        command.add(java);
+        command.addAll(jvmArgs);
+        command.add("-Dorg.slf4j.simpleLogger.log.org.eclipse.jetty.server.RequestLog=warn");
+        command.addAll(List.of("-jar", jar.toString(), "--config", definitions.toString(), "--port", "0"));
+        command.addAll(args);
+        return command;
+    }
+
+    /** A port free now (for a server's admin connector, say); another process could take it first. */
+    public static int freePort() throws IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
     /** This JVM's own {@code java}, so that servers run on the same JDK as the experiment. */
     public static String javaCommand() {
         return ProcessHandle.current().info().command().orElse("java");
