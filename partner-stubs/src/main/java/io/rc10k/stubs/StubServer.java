@@ -6,6 +6,7 @@ import io.rc10k.stubs.internal.StubHandler;
 import java.io.IOException;
 import java.net.BindException;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
+import org.eclipse.jetty.io.WindowRateControl;
 import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -67,6 +68,9 @@ public final class StubServer {
         // is upgraded (prior knowledge); any other speaks HTTP/1.1.
         HTTP2CServerConnectionFactory h2c = new HTTP2CServerConnectionFactory(http);
         h2c.setMaxConcurrentStreams(options.maxStreams());
+        // Jetty closes a connection that resets more than 128 streams a second (a rapid-reset defence).
+        // A caller whose deadline passes resets its streams in bulk; a load fixture must take that.
+        h2c.setRateControlFactory(new WindowRateControl.Factory(100_000));
         return new ConnectionFactory[] {http11, h2c};
     }
 
