@@ -66,8 +66,18 @@ class StandaloneJarIT {
             Thread.sleep(50);
         }
         int ok = 0;
+        java.util.Map<Integer, Integer> statuses = new java.util.TreeMap<>();
+        String other = "";
         for (CompletableFuture<ContentResponse> f : all) {
-            ok += f.get().getStatus() == 200 ? 1 : 0;
+            ContentResponse response = f.get();
+            ok += response.getStatus() == 200 ? 1 : 0;
+            statuses.merge(response.getStatus(), 1, Integer::sum);
+            if (response.getStatus() != 200 && other.isEmpty()) {
+                other = response.getContentAsString();
+            }
+        }
+        if (ok != n) {
+            System.out.println("paper requests by status " + statuses + "; the first that was not 200: " + other);
         }
         return new int[] {ok, peak};
     }
