@@ -45,7 +45,7 @@ class JettyHomeDistributionIT {
         Files.copy(WAR, apps.resolve("mashup-server.war"));
         Files.writeString(apps.resolve("travel.json"), """
                 {"partners": {"weather": {"baseUri": "%1$s"}, "hotels": {"baseUri": "%1$s"}},
-                 "mashups": {"travel": {"deadlineMillis": 2000, "parameters": {"city": {"required": true}},
+                 "mashups": {"travel": {"deadlineMillis": 10000, "parameters": {"city": {"required": true}},
                    "calls": [{"partner": "weather", "template": "/weather?city={city}"},
                              {"partner": "hotels", "template": "/hotels?city={city}"}]}}}
                 """.formatted(stubs.uri()));
