@@ -10,10 +10,18 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The quick variant of the overload experiment (docs/results/overload.md), so its command never
- * rots: 3x of a 20-request admission limit for 3 s. Checks counts and statuses the experiment
- * itself checks: admitted requests answered, the excess shed with 503, back to normal after.
+ * rots: 3x of a 20-request admission limit for 3 s. Checks the behaviour the experiment checks —
+ * admitted requests answered 200, the excess shed with 503, nothing else and nothing lost, back to
+ * normal after — but not its latency targets: three JVMs share this machine with whatever else runs.
  */
 class LoadExperimentIT {
+    /**
+     * The mashup takes 1 s (partners at 0.5 s and 1 s): a 503 within 0.5 s was shed on arrival, not
+     * queued for a slot. Admitted requests within 10 s (the server's own deadline is 2 s; the rest is
+     * this machine). Some request must be shed at 3x capacity, and the server must be back within 30 s.
+     */
+    private static final LoadExperiment.Checks BEHAVIOUR = new LoadExperiment.Checks(500, 10_000, 30_000, true);
+
     @Test
     void threeTimesWhatTheServerAdmitsIsShedAndTheServerRecovers() throws Exception {
         Path stubs = Path.of("..", "partner-stubs", "target", "partner-stubs.jar");
@@ -21,6 +29,7 @@ class LoadExperimentIT {
         assertTrue(Files.isRegularFile(stubs) && Files.isRegularFile(mashup), "package the modules first");
         System.setProperty("rc10k.stubs.jar", stubs.toString());
         System.setProperty("rc10k.mashup.jar", mashup.toString());
-        assertTrue(LoadExperiment.overload(20, 3, List.of(3.0)), "a check of the overload phase failed (see output)");
+        assertTrue(LoadExperiment.overload(20, 3, List.of(3.0), BEHAVIOUR),
+                "a check of the overload phase failed (see output)");
     }
 }

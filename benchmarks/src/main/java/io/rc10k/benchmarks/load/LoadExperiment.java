@@ -44,13 +44,38 @@ public final class LoadExperiment {
     private static final long DEADLINE_MILLIS = 2_000;
     private static final Pattern METRIC = Pattern.compile("(?m)^([a-z_]+)(\\{[^}]*})? ([0-9.eE+-]+)$");
 
+    /**
+     * The bounds a phase must keep besides its counts (no status other than 200 or 503, no failure).
+     * {@link #TARGETS} are the experiment's documented targets (docs/results/overload.md); a quick run
+     * on a shared machine checks the same behaviour with looser bounds.
+     *
+     * @param maxShedP99Millis  the p99 of the 503s, from the intended send time
+     * @param maxOkMillis       the slowest 200, from the intended send time
+     * @param maxRecoveryMillis from the end of the load until a fresh request is answered 200 within its deadline
+     * @param mustShed          whether the phase must have shed at least one request (it is past capacity)
+     */
+    public record Checks(long maxShedP99Millis, long maxOkMillis, long maxRecoveryMillis, boolean mustShed) {
+        /** 503s within 100 ms at p99, every 200 within deadline + 1 s, back to normal within 5 s. */
+        public static final Checks TARGETS = new Checks(100, DEADLINE_MILLIS + 1_000, 5_000, false);
+
+        public Checks {
+            if (maxShedP99Millis < 1 || maxOkMillis < 1 || maxRecoveryMillis < 1) {
+                throw new IllegalArgumentException("bounds must be >= 1 ms: shed p99 " + maxShedP99Millis
+                        + ", ok " + maxOkMillis + ", recovery " + maxRecoveryMillis);
+            }
+        }
+    }
+
     /** What one phase saw. Latencies in microseconds, from the intended send time. */
     record Phase(String name, double rate, long seconds, long sent, long ok, long shed, long other, long failed,
-            Histogram okLatency, Histogram shedLatency, double maxInbound, double maxHeapMiB, long recoveryMillis) {
+            Histogram okLatency, Histogram shedLatency, double maxInbound, double maxHeapMiB, long recoveryMillis,
+            Checks checks) {
 
         boolean passed() {
-            return other == 0 && failed == 0 && okLatency.getMaxValue() <= (DEADLINE_MILLIS + 1_000) * 1_000
-                    && (shed == 0 || shedLatency.getValueAtPercentile(99) <= 100_000) && recoveryMillis <= 5_000;
+            return other == 0 && failed == 0 && (shed > 0 || !checks.mustShed())
+                    && okLatency.getMaxValue() <= checks.maxOkMillis() * 1_000
+                    && (shed == 0 || shedLatency.getValueAtPercentile(99) <= checks.maxShedP99Millis() * 1_000)
+                    && recoveryMillis <= checks.maxRecoveryMillis();
         }
 
         String row() {
@@ -97,9 +122,15 @@ public final class LoadExperiment {
         System.exit(passed ? 0 : 1);
     }
 
-    /** Warm-up at half capacity, then one phase per factor; recovery measured after each. */
+    /** Warm-up at half capacity, then one phase per factor; recovery measured after each; the documented targets. */
     public static boolean overload(int maxInFlight, int phaseSeconds, List<Double> factors) throws Exception {
-        try (Setup setup = Setup.start(maxInFlight)) {
+        return overload(maxInFlight, phaseSeconds, factors, Checks.TARGETS);
+    }
+
+    /** As {@link #overload(int, int, List)}, with the phases held to {@code checks} (the warm-up is not checked). */
+    public static boolean overload(int maxInFlight, int phaseSeconds, List<Double> factors, Checks checks)
+            throws Exception {
+        try (Setup setup = Setup.start(maxInFlight, checks)) {
             double capacity = maxInFlight; // requests per second: max-inflight over a 1 s mashup
             List<Phase> phases = new ArrayList<>();
             setup.run("warm-up", capacity / 2, 10, false);
@@ -113,7 +144,7 @@ public final class LoadExperiment {
 
     /** Half of capacity, with partner faults mixed in, for {@code minutes}; heap after a forced GC at both ends. */
     static boolean soak(int maxInFlight, double minutes) throws Exception {
-        try (Setup setup = Setup.start(maxInFlight)) {
+        try (Setup setup = Setup.start(maxInFlight, Checks.TARGETS)) {
             setup.run("warm-up", maxInFlight / 2.0, 20, true);
             setup.quiesce();
             setup.server.gc();
@@ -156,15 +187,17 @@ public final class LoadExperiment {
         final MashupProcess server;
         final HttpClient client;
         final int maxInFlight;
+        final Checks checks;
 
-        private Setup(StubProcess stubs, MashupProcess server, HttpClient client, int maxInFlight) {
+        private Setup(StubProcess stubs, MashupProcess server, HttpClient client, int maxInFlight, Checks checks) {
             this.stubs = stubs;
             this.server = server;
             this.client = client;
             this.maxInFlight = maxInFlight;
+            this.checks = checks;
         }
 
-        static Setup start(int maxInFlight) throws Exception {
+        static Setup start(int maxInFlight, Checks checks) throws Exception {
             StubProcess stubs = StubProcess.start(Path.of(System.getProperty("rc10k.stubs.jar",
                     StubProcess.DEFAULT_JAR.toString())), List.of("-Xmx512m"),
                     List.of("--max-stall", "5000"));
@@ -196,7 +229,7 @@ public final class LoadExperiment {
             client.setMaxRequestsQueuedPerDestination(100_000);
             client.setIdleTimeout(30_000);
             client.start();
-            return new Setup(stubs, server, client, maxInFlight);
+            return new Setup(stubs, server, client, maxInFlight, checks);
         }
 
         /** Sends at {@code rate} per second for {@code seconds}; then measures how soon the server answers normally. */
@@ -276,7 +309,7 @@ public final class LoadExperiment {
             }
             Phase phase = new Phase(name, rate, seconds, total, okCount.sum(), shedCount.sum(), other.sum(),
                     failed.sum() + outstanding.get(), ok.getIntervalHistogram(), shed.getIntervalHistogram(),
-                    maxInbound.get(), maxHeap.get() / (double) (1 << 20), recovery);
+                    maxInbound.get(), maxHeap.get() / (double) (1 << 20), recovery, checks);
             System.out.println("  " + phase.row());
             return phase;
         }
