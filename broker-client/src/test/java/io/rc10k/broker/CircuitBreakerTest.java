@@ -16,13 +16,19 @@ class CircuitBreakerTest {
     @RegisterExtension
     final PartnerStubsExtension stubs = new PartnerStubsExtension();
 
+    /**
+     * Long enough that the calls a test makes while the circuit must be open all arrive within it on a
+     * busy machine; the tests that need it over sleep past it (a sleep lasts at least as long as asked).
+     */
+    private static final Duration COOL_DOWN = Duration.ofSeconds(3);
+
     private BrokerClient broker;
 
     @BeforeEach
     void startBroker() throws Exception {
         broker = BrokerClient.builder()
                 .partner(Partner.builder("p", stubs.uri().toString()).retries(0)
-                        .circuitBreaker(new Partner.CircuitBreakerSettings(true, 5, 0.5, 10, 20, Duration.ofMillis(300)))
+                        .circuitBreaker(new Partner.CircuitBreakerSettings(true, 5, 0.5, 10, 20, COOL_DOWN))
                         .build())
                 .build();
         broker.start();
@@ -59,7 +65,7 @@ class CircuitBreakerTest {
             call("stub?status=500");
         }
         assertEquals(Outcome.Kind.CIRCUIT_OPEN, call("stub").kind());
-        Thread.sleep(400); // past the 300 ms cool-down: the next call is the probe
+        Thread.sleep(COOL_DOWN.toMillis() + 100); // past the cool-down: the next call is the probe
         assertEquals(Outcome.Kind.OK, call("stub").kind());
         assertEquals("closed", broker.stats("p").circuit());
         assertEquals(Outcome.Kind.OK, call("stub").kind());
@@ -70,7 +76,7 @@ class CircuitBreakerTest {
         for (int i = 0; i < 5; i++) {
             call("stub?status=502");
         }
-        Thread.sleep(400);
+        Thread.sleep(COOL_DOWN.toMillis() + 100);
         assertEquals(Outcome.Kind.HTTP_ERROR, call("stub?status=502").kind(), "the probe went through and failed");
         assertEquals("open", broker.stats("p").circuit());
         assertEquals(Outcome.Kind.CIRCUIT_OPEN, call("stub").kind());
