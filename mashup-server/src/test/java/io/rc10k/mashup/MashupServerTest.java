@@ -34,7 +34,8 @@ class MashupServerTest {
 
     @BeforeAll
     static void start() throws Exception {
-        stubs = PartnerStubs.start(StubOptions.builder().h2c(true).maxStallMillis(3_000).build());
+        // Well past the partial mashup's 3 s deadline: its stalled part must end by timing out.
+        stubs = PartnerStubs.start(StubOptions.builder().h2c(true).maxStallMillis(10_000).build());
         elsewhere = PartnerStubs.start();
         definitions = TestServer.definitions(stubs);
     }

@@ -55,7 +55,9 @@ final class TestServer implements AutoCloseable {
                         .call("hotels", "hotels", "/hotels?city={city}")
                         .call("flights", "flights", "/flights?city={city}")
                         .build())
-                .mashup(MashupDefinition.builder("partial").deadline(Duration.ofMillis(500))
+                // 3 s: a fresh broker's first calls (fast, broken) must be answered within it on a busy
+                // machine; the stub's stall cap must be well past it so that stalled still times out.
+                .mashup(MashupDefinition.builder("partial").deadline(Duration.ofSeconds(3))
                         .call("fast", "stub", "/stub?id=fast")
                         .call("stalled", "stub", "/stub?fault=stall")
                         .call("broken", "stub", "/stub?status=503")
