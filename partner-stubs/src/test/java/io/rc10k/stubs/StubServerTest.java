@@ -29,9 +29,17 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** The stub endpoints as an HTTP/1.1 client sees them, over loopback. */
 class StubServerTest {
+    /**
+     * The stall tests need a client that gives up while the stub still stalls, and a client that
+     * waits until the cap: a 1 s timeout and a 15 s read bound keep a busy machine well clear of a 3 s cap.
+     */
+    private static final long STALL_CAP_MILLIS = 3_000;
+    private static final long GIVE_UP_MILLIS = 1_000;
+    private static final int PAST_THE_CAP_MILLIS = 15_000;
+
     @RegisterExtension
     static final PartnerStubsExtension stubs = new PartnerStubsExtension(
-            StubOptions.builder().maxStallMillis(400).build());
+            StubOptions.builder().maxStallMillis(STALL_CAP_MILLIS).build());
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static HttpClient client;
@@ -272,15 +280,16 @@ class StubServerTest {
 
     @Test
     void stallAfterHeadersSendsHeadersOnlyUntilTheStallCap() throws Exception {
-        RawHttp.Result raw = RawHttp.get(stubs.uri(), "/stub?fault=stall-after-headers", 5_000);
+        RawHttp.Result raw = RawHttp.get(stubs.uri(), "/stub?fault=stall-after-headers", PAST_THE_CAP_MILLIS);
         assertTrue(raw.head().startsWith("HTTP/1.1 200"), raw.head());
         assertEquals("", raw.body());
-        assertEquals(RawHttp.End.EOF, raw.end(), "the stub closes the connection at its 400 ms stall cap");
+        assertEquals(RawHttp.End.EOF, raw.end(), "the stub closes the connection at its stall cap");
 
         CountDownLatch headers = new CountDownLatch(1);
         CountDownLatch done = new CountDownLatch(1);
         Result[] result = new Result[1];
-        client.newRequest(stubs.uri().resolve("/stub?fault=stall-after-headers")).timeout(200, TimeUnit.MILLISECONDS)
+        client.newRequest(stubs.uri().resolve("/stub?fault=stall-after-headers"))
+                .timeout(GIVE_UP_MILLIS, TimeUnit.MILLISECONDS)
                 .onResponseHeaders(r -> headers.countDown())
                 .send(r -> {
                     result[0] = r;
@@ -294,10 +303,10 @@ class StubServerTest {
 
     @Test
     void stallSendsNothingUntilTheStallCap() throws Exception {
-        RawHttp.Result early = RawHttp.get(stubs.uri(), "/stub?fault=stall", 200);
+        RawHttp.Result early = RawHttp.get(stubs.uri(), "/stub?fault=stall", (int) GIVE_UP_MILLIS);
         assertEquals(RawHttp.End.TIMEOUT, early.end());
         assertEquals("", early.text());
-        RawHttp.Result capped = RawHttp.get(stubs.uri(), "/stub?fault=stall", 5_000);
+        RawHttp.Result capped = RawHttp.get(stubs.uri(), "/stub?fault=stall", PAST_THE_CAP_MILLIS);
         assertEquals(RawHttp.End.EOF, capped.end());
         assertEquals("", capped.text());
     }
@@ -335,7 +344,7 @@ class StubServerTest {
 
     @Test
     void statsCountRequestsInFlightAndConnections() throws Exception {
-        awaitStats(s -> s.inFlight() == 0); // earlier tests' stalls end within their 400 ms cap
+        awaitStats(s -> s.inFlight() == 0); // earlier tests' stalls end within their cap
         stubs.resetStats();
         long servedBefore = stubs.stats().served();
         CountDownLatch done = new CountDownLatch(20);
