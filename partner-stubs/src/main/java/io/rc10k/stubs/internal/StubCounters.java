@@ -23,9 +23,15 @@ public final class StubCounters implements Connection.Listener {
         raisePeak(inFlightPeak, inFlight.incrementAndGet());
     }
 
+    /**
+     * Counts the request served before it leaves the in-flight gauge, and {@link #snapshot()} reads
+     * the gauge before the count: a snapshot that shows nothing in flight then shows every ended
+     * request served. In the other order a caller waiting for {@code inFlight == 0} could read a
+     * served count one short.
+     */
     public void requestEnded() {
-        inFlight.decrementAndGet();
         served.increment();
+        inFlight.decrementAndGet();
     }
 
     @Override
@@ -39,7 +45,8 @@ public final class StubCounters implements Connection.Listener {
     }
 
     public StubStats snapshot() {
-        return new StubStats(served.sum(), inFlight.get(), inFlightPeak.get(), connections.get(),
+        long nowInFlight = inFlight.get(); // first: see requestEnded()
+        return new StubStats(served.sum(), nowInFlight, inFlightPeak.get(), connections.get(),
                 connectionsPeak.get(), threads.getThreadCount(), threads.getPeakThreadCount());
     }
 
