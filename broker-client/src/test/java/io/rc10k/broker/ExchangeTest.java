@@ -22,7 +22,12 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ExchangeTest {
     @RegisterExtension
     static final PartnerStubsExtension stubs = new PartnerStubsExtension(
-            StubOptions.builder().h2c(true).maxStallMillis(5_000).build());
+            StubOptions.builder().h2c(true).maxStallMillis(15_000).build());
+    /**
+     * A new broker per test opens its connections anew; 5 s lets a busy machine finish the calls that
+     * must end OK, RESET or HTTP_ERROR within it. What must time out (stalls, a 15 s delay) lasts 3x as long.
+     */
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
 
     private BrokerClient broker;
     private final RecordingListener recorder = new RecordingListener();
@@ -45,7 +50,7 @@ class ExchangeTest {
     }
 
     private static Partner.Builder partner(String name, Partner.Protocol protocol) {
-        return Partner.builder(name, stubs.uri().toString()).protocol(protocol).callTimeout(Duration.ofMillis(1_500));
+        return Partner.builder(name, stubs.uri().toString()).protocol(protocol).callTimeout(CALL_TIMEOUT);
     }
 
     @AfterEach
@@ -70,7 +75,7 @@ class ExchangeTest {
         "stub?fault=stall,                          h1,  TIMEOUT",
         "stub?fault=malformed-json,                 h1,  OK",
         "stub?fault=drip&bytes=64,                  h1,  OK",
-        "stub?delay=5000,                           h1,  TIMEOUT",
+        "stub?delay=15000,                          h1,  TIMEOUT",
         "stub,                                      h2c, OK",
         "stub?status=503,                           h2c, HTTP_ERROR",
         "stub?fault=reset,                          h2c, RESET",
@@ -79,7 +84,7 @@ class ExchangeTest {
         "stub?fault=stall,                          h2c, TIMEOUT",
         "stub?fault=malformed-json,                 h2c, OK",
         "stub?fault=drip&bytes=64,                  h2c, OK",
-        "stub?delay=5000,                           h2c, TIMEOUT",
+        "stub?delay=15000,                          h2c, TIMEOUT",
     })
     void eachStubFaultEndsInItsOutcome(String path, String partner, Outcome.Kind expected) throws Exception {
         Outcome outcome = call(partner, "GET", path);
@@ -105,8 +110,8 @@ class ExchangeTest {
 
     @Test
     void timeoutReportsExpiredBeforeComplete() throws Exception {
-        Exchange exchange = broker.exchange("h1", "GET", "stub?delay=5000", recorder);
-        exchange.outcome().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        Exchange exchange = broker.exchange("h1", "GET", "stub?delay=15000", recorder);
+        exchange.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS);
         assertEquals("EWXC", recorder.sequence(exchange));
     }
 
@@ -169,7 +174,7 @@ class ExchangeTest {
 
     @Test
     void cancelEndsTheExchangeCancelledAndClosesItsConnection() throws Exception {
-        Exchange exchange = broker.exchange("h1", "GET", "stub?delay=5000", recorder);
+        Exchange exchange = broker.exchange("h1", "GET", "stub?delay=15000", recorder);
         awaitInFlight(1);
         exchange.cancel();
         Outcome outcome = exchange.outcome().toCompletableFuture().get(10, TimeUnit.SECONDS);
