@@ -193,7 +193,7 @@ class StandaloneJarIT {
             }
         }, "steady-load");
         load.start();
-        Thread.sleep(2_000);
+        Thread.sleep(5_000);
         long stoppedAt = System.nanoTime();
         Thread stopper = new Thread(() -> {
             try {
@@ -209,9 +209,9 @@ class StandaloneJarIT {
         load.join(10_000);
         assertEquals(143, exit, "the process exits after its graceful stop (128 + SIGTERM)");
         // Sent well before the signal: the server had it and must answer it whole. Sent in the last
-        // 200 ms or after: it may have reached the server once the stop began, so a clean 503 or a
-        // refused connection is right too — but never a hang or another status.
-        long wellBefore = stoppedAt - TimeUnit.MILLISECONDS.toNanos(200);
+        // 2 s or after: on a busy machine it may have reached the server only once the stop began, so
+        // a clean 503 or a refused connection is right too — but never a hang or another status.
+        long wellBefore = stoppedAt - TimeUnit.SECONDS.toNanos(2);
         int completed = 0;
         int refused = 0;
         int late = 0;
