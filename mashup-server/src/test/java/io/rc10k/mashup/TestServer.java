@@ -78,7 +78,8 @@ final class TestServer implements AutoCloseable {
                 .mashup(MashupDefinition.builder("pathecho").path("/mashup/pathecho/{p}").deadline(Duration.ofSeconds(2))
                         .call("echo", "stub", "/stub?id={p}")
                         .build())
-                .mashup(MashupDefinition.builder("wait").deadline(Duration.ofSeconds(5))
+                // Room for tests that hold requests for several seconds (up to 8 s) on purpose.
+                .mashup(MashupDefinition.builder("wait").deadline(Duration.ofSeconds(15))
                         .parameter(ParameterDefinition.optional("ms", "1000"))
                         .call("wait", "stub", "/stub?delay={ms}")
                         .build())
