@@ -264,12 +264,14 @@ class MashupServerTest {
     void syncModeWithMoreRequestsThanPoolThreadsQueuesThemButNeverStarvesTheirPartnerAnswers() throws Exception {
         // 40 blocking requests on a pool of 16: were all its threads blocked in servlets, the partner
         // answers they wait for would sit in the pool's queue and every wave would end at the deadline.
+        // Each request waits 1 s on its partner, so that more requests than may block at once arrive
+        // while the first ones still block, however slowly this machine sends them.
         try (TestServer server = TestServer.start(MashupOptions.defaults().withMode(Mode.SYNC).withMaxThreads(16),
                 definitions)) {
             List<CompletableFuture<ContentResponse>> all = new ArrayList<>();
             for (int i = 0; i < 40; i++) {
                 all.add(new org.eclipse.jetty.client.CompletableResponseListener(server.client.newRequest(
-                        server.uri.resolve("/mashup/wait?ms=200")).timeout(60, TimeUnit.SECONDS)).send());
+                        server.uri.resolve("/mashup/wait?ms=1000")).timeout(60, TimeUnit.SECONDS)).send());
             }
             for (CompletableFuture<ContentResponse> f : all) {
                 ContentResponse response = f.get(60, TimeUnit.SECONDS);
