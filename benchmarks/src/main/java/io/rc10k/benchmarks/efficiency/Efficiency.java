@@ -58,6 +58,12 @@ public final class Efficiency {
     public record Settings(List<Integer> calls, List<String> modes, int connections, long warmupMillis,
             long measureMillis, Path mashupJar, Path stubJar, Path benchmarksJar, String java, List<String> jvmArgs,
             boolean helloBlocking, boolean h2cPartners) {
+        /** The same settings with another build of mashup-server.jar. */
+        public Settings withMashupJar(Path jar) {
+            return new Settings(calls, modes, connections, warmupMillis, measureMillis, jar, stubJar, benchmarksJar,
+                    java, jvmArgs, helloBlocking, h2cPartners);
+        }
+
         public Settings {
             calls = List.copyOf(calls);
             modes = List.copyOf(modes);

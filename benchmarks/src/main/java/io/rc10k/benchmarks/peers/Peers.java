@@ -51,7 +51,15 @@ public final class Peers {
      *                first round's longest warm-up, measured window, jars, {@code java} and JVM options
      * @param rounds  how many times every server is measured, in turn
      */
-    public record Settings(Efficiency.Settings servers, int rounds) {
+    /**
+     * @param baselineJar another build of mashup-server.jar, measured in async mode beside this one in the same
+     *                    rounds (as {@code baseline async}) to compare two builds in one run; null for none
+     */
+    public record Settings(Efficiency.Settings servers, int rounds, Path baselineJar) {
+        public Settings(Efficiency.Settings servers, int rounds) {
+            this(servers, rounds, null);
+        }
+
         public Settings {
             if (servers.calls().size() != 1) {
                 throw new IllegalArgumentException("--calls: " + servers.calls() + " (accepted: one C, 1 to 64)");
@@ -119,7 +127,11 @@ public final class Peers {
 
     public static Report run(Settings settings) throws Exception {
         Efficiency.Settings s = settings.servers();
-        for (Path jar : List.of(s.mashupJar(), s.stubJar(), s.benchmarksJar())) {
+        List<Path> jars = new ArrayList<>(List.of(s.mashupJar(), s.stubJar(), s.benchmarksJar()));
+        if (settings.baselineJar() != null) {
+            jars.add(settings.baselineJar());
+        }
+        for (Path jar : jars) {
             if (!Files.isRegularFile(jar)) {
                 throw new IOException("no jar at " + jar.toAbsolutePath() + "; build first with "
                         + "./mvnw -q package -DskipTests (or pass --mashup-jar, --stub-jar, --benchmarks-jar)");
@@ -145,6 +157,10 @@ public final class Peers {
                     JDK_READY));
             for (String mode : modes) {
                 servers.put("mashup-server " + mode, Efficiency.startMashup(s, definitions, mode));
+            }
+            if (settings.baselineJar() != null) {
+                servers.put("baseline async", Efficiency.startMashup(s.withMashupJar(settings.baselineJar()),
+                        definitions, "async"));
             }
             for (int round = 0; round < settings.rounds(); round++) {
                 Measurement measurement = new Measurement(s.connections(),
@@ -212,9 +228,11 @@ public final class Peers {
         Path benchmarksJar = e.benchmarksJar();
         String java = e.java();
         List<String> jvmArgs = new ArrayList<>();
+        Path baselineJar = null;
         String usage = "peers --calls C (6) --rounds R (3) --connections N (64) --warmup MS (15000; later rounds "
                 + "at most " + LATER_WARMUP_MILLIS + ") --measure MS (10000) --mashup-jar PATH --stub-jar PATH "
-                + "--benchmarks-jar PATH --java PATH (the servers' JVM; default: this one) --jvm-arg ARG (repeatable)";
+                + "--benchmarks-jar PATH --java PATH (the servers' JVM; default: this one) --jvm-arg ARG (repeatable) "
+                + "--baseline-jar PATH (another mashup-server.jar, measured beside it as \"baseline async\")";
         Settings settings;
         String option = "";
         try {
@@ -231,6 +249,7 @@ public final class Peers {
                     case "--benchmarks-jar" -> benchmarksJar = Path.of(args[++i]);
                     case "--java" -> java = args[++i];
                     case "--jvm-arg" -> jvmArgs.add(args[++i]);
+                    case "--baseline-jar" -> baselineJar = Path.of(args[++i]);
                     case "--help" -> {
                         System.out.println("usage: " + usage);
                         System.exit(0);
@@ -240,7 +259,7 @@ public final class Peers {
             }
             option = "";
             settings = new Settings(new Efficiency.Settings(List.of(calls), List.of("async"), connections, warmup,
-                    measure, mashupJar, stubJar, benchmarksJar, java, jvmArgs, false, false), rounds);
+                    measure, mashupJar, stubJar, benchmarksJar, java, jvmArgs, false, false), rounds, baselineJar);
         } catch (RuntimeException ex) {
             String message = ex instanceof ArrayIndexOutOfBoundsException ? "missing value" : ex.getMessage();
             System.err.println("peers: " + (option.isEmpty() ? "" : option + ": ") + message + "; usage: " + usage);
