@@ -10,7 +10,9 @@ import java.util.List;
  * @param template       a path and query under the partner's base URI, with {@code {parameter}}
  *                       placeholders in path segments and query values only, e.g.
  *                       {@code /weather?city={city}&days={days}}
- * @param forwardHeaders inbound headers to pass on to the partner (none by default; never hop-by-hop)
+ * @param forwardHeaders inbound headers to pass on to the partner (none by default; never hop-by-hop,
+ *                       never {@code traceparent} or {@code tracestate}: every call carries the
+ *                       request's trace context anyway)
  */
 public record CallDefinition(String name, String partner, String template, List<String> forwardHeaders) {
     public CallDefinition {

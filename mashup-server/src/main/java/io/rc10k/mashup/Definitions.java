@@ -38,6 +38,8 @@ public final class Definitions {
     private static final Set<String> NEVER_FORWARDED = Set.of("connection", "keep-alive", "proxy-authenticate",
             "proxy-authorization", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade", "host",
             "content-length", "expect");
+    /** Every call carries the server's own trace context; a forwarded copy would contradict it. */
+    private static final Set<String> TRACE_CONTEXT = Set.of("traceparent", "tracestate");
 
     private final Map<String, Partner> partners;
     private final Map<String, MashupDefinition> mashups;
@@ -193,6 +195,10 @@ public final class Definitions {
                     if (NEVER_FORWARDED.contains(lower) || lower.startsWith("proxy-")) {
                         all.add(cat + ".forwardHeaders: \"" + header + "\" is hop-by-hop or set by the client; it is "
                                 + "never forwarded");
+                    } else if (TRACE_CONTEXT.contains(lower)) {
+                        all.add(cat + ".forwardHeaders: \"" + header + "\" is set by the server on every call "
+                                + "(W3C Trace Context: the inbound trace, continued with the call's own span id); it is "
+                                + "never forwarded as received");
                     }
                 }
             }

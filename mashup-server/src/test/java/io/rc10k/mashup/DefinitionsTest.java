@@ -116,4 +116,19 @@ class DefinitionsTest {
         assertTrue(e.problems().stream().anyMatch(p -> p.contains("unknown partner \"nobody\"")), e.problems().toString());
         assertTrue(e.problems().stream().anyMatch(p -> p.contains("query name")), e.problems().toString());
     }
+
+    @Test
+    void traceContextHeadersCannotBeForwarded() {
+        String json = """
+                {"partners": {"weather": {"baseUri": "http://127.0.0.1:1"}},
+                 "mashups": {"travel": {"calls": [{"partner": "weather", "template": "/w",
+                                                   "forwardHeaders": ["X-Request-Id", "Traceparent", "tracestate"]}]}}}
+                """;
+        DefinitionException e = assertThrows(DefinitionException.class, () -> DefinitionsJson.parse(json, "x"));
+        assertEquals(2, e.problems().size(), e.problems().toString());
+        assertTrue(e.problems().get(0).startsWith("mashups.travel.calls[0].forwardHeaders: \"Traceparent\" is set by "
+                + "the server on every call"), e.problems().toString());
+        assertTrue(e.problems().get(1).startsWith("mashups.travel.calls[0].forwardHeaders: \"tracestate\""),
+                e.problems().toString());
+    }
 }
