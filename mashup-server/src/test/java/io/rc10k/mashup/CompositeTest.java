@@ -76,4 +76,18 @@ class CompositeTest {
         assertEquals("malformed_json", json.at("/parts/c/error").asText(), "two values are not one JSON body");
         assertEquals(200, json.at("/parts/a/status").asInt());
     }
+
+    @Test
+    void eachPartNamesItsSpanIdWhenGivenAndOnlyThen() throws Exception {
+        List<Outcome> outcomes = List.of(ok("a", "application/json", "{}"), failed("b", Outcome.Kind.TIMEOUT));
+        Composite.Response r = Composite.compose("m", List.of("a", "b"), outcomes,
+                new long[] {0x00f067aa0ba902b7L, 0xb7ad6b7169203331L}, 1);
+        String text = new String(r.body(), StandardCharsets.UTF_8);
+        assertTrue(text.contains("\"a\":{\"status\":200,\"elapsedMillis\":5,\"spanId\":\"00f067aa0ba902b7\",\"body\":{}}"),
+                text);
+        assertTrue(text.contains("\"b\":{\"error\":\"timeout\",\"elapsedMillis\":1000,\"spanId\":\"b7ad6b7169203331\"}"),
+                text);
+        assertFalse(new String(Composite.compose("m", List.of("a", "b"), outcomes, 1).body(), StandardCharsets.UTF_8)
+                .contains("spanId"));
+    }
 }

@@ -136,6 +136,7 @@ public final class AsyncMashupServlet extends MashupServlet {
                 if (answer.status() != 500) {
                     response.setHeader("Mashup-Complete", Boolean.toString(answer.complete()));
                 }
+                response.setHeader(TraceContext.TRACERESPONSE, route.trace().traceresponse());
                 head(response, answer.status(), answer.status() != 500, answer.body().length);
                 ServletOutputStream out = response.getOutputStream();
                 written = true;

@@ -16,9 +16,12 @@ import java.util.Locale;
  *
  * <pre>
  * {"mashup":"travel","complete":false,"elapsedMillis":1003,
- *  "parts":{"weather":{"status":200,"elapsedMillis":512,"body":{...}},
- *           "hotels":{"error":"timeout","elapsedMillis":1000}}}
+ *  "parts":{"weather":{"status":200,"elapsedMillis":512,"spanId":"53995c3f42cd8ad8","body":{...}},
+ *           "hotels":{"error":"timeout","elapsedMillis":1000,"spanId":"c2fb1f8e4bb3a0a1"}}}
  * </pre>
+ *
+ * Each part's {@code spanId} is the span id its call sent in {@code traceparent}, so a reader can find
+ * the call in the partner's logs; without span ids (benchmarks, tests) the field is left out.
  *
  * A JSON body is checked with a streaming parser and embedded as it is (never turned into objects);
  * a {@code text/*} body becomes a string; anything else is a part error. Status: 200 when at least
@@ -40,6 +43,12 @@ public final class Composite {
     }
 
     public static Response compose(String mashup, List<String> names, List<Outcome> outcomes, long elapsedMillis) {
+        return compose(mashup, names, outcomes, null, elapsedMillis);
+    }
+
+    /** The composite with each part's span id ({@code spanIds}: in part order, or null for none). */
+    public static Response compose(String mashup, List<String> names, List<Outcome> outcomes, long[] spanIds,
+            long elapsedMillis) {
         Part[] parts = new Part[outcomes.size()];
         int ok = 0;
         int timeouts = 0;
@@ -52,12 +61,14 @@ public final class Composite {
         int status = ok > 0 ? 200 : timeouts == parts.length ? 504 : 502;
         String outcome = complete ? "complete" : ok > 0 ? "partial" : status == 504 ? "timeout" : "failed";
 
-        // The frame, ~100 bytes of fields per part, and the bodies: one buffer, never regrown.
-        ByteArrayOutputStream out = new ByteArrayOutputStream(128 + 128 * parts.length + outcomes.stream()
+        // The frame, ~100 bytes of fields per part (~130 with its span id), and the bodies: one buffer, never regrown.
+        int perPart = spanIds == null ? 128 : 160;
+        ByteArrayOutputStream out = new ByteArrayOutputStream(128 + perPart * parts.length + outcomes.stream()
                 .mapToInt(o -> o.body().length).sum());
         write(out, "{\"mashup\":");
         quote(out, mashup);
         write(out, ",\"complete\":" + complete + ",\"elapsedMillis\":" + elapsedMillis + ",\"parts\":{");
+        byte[] hex = spanIds == null ? null : new byte[16];
         for (int i = 0; i < parts.length; i++) {
             Part part = parts[i];
             if (i > 0) {
@@ -67,7 +78,9 @@ public final class Composite {
             out.write(':');
             if (part.ok()) {
                 write(out, "{\"status\":" + part.outcome().status() + ",\"elapsedMillis\":"
-                        + part.outcome().elapsedMillis() + ",\"body\":");
+                        + part.outcome().elapsedMillis());
+                spanId(out, spanIds, i, hex);
+                write(out, ",\"body\":");
                 out.writeBytes(part.embedded());
                 out.write('}');
             } else {
@@ -76,7 +89,9 @@ public final class Composite {
                 if (part.outcome().status() > 0) {
                     write(out, ",\"status\":" + part.outcome().status());
                 }
-                write(out, ",\"elapsedMillis\":" + part.outcome().elapsedMillis() + "}");
+                write(out, ",\"elapsedMillis\":" + part.outcome().elapsedMillis());
+                spanId(out, spanIds, i, hex);
+                out.write('}');
             }
         }
         write(out, "}}");
@@ -114,6 +129,16 @@ public final class Composite {
             return parser.nextToken() == null;
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    /** {@code ,"spanId":"<16 hex digits>"} of part {@code i}, if there are span ids. */
+    private static void spanId(ByteArrayOutputStream out, long[] spanIds, int i, byte[] hex) {
+        if (spanIds != null && i < spanIds.length) {
+            write(out, ",\"spanId\":\"");
+            TraceContext.hex(spanIds[i], hex, 0);
+            out.writeBytes(hex);
+            out.write('"');
         }
     }
 

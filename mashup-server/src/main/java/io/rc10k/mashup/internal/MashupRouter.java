@@ -21,12 +21,19 @@ import org.eclipse.jetty.http.HttpFields;
  * every mode.
  */
 public final class MashupRouter {
-    /** One outbound call, ready for the broker. */
+    /**
+     * One outbound call, ready for the broker: its headers are the forwarded ones plus its trace
+     * context ({@code traceparent} with the call's own span id, and {@code tracestate} if any).
+     */
     public record Call(String part, String partner, String pathAndQuery, HttpFields headers) {
     }
 
-    /** A request that resolved to a mashup; {@code partNames} are its calls' names, in call order. */
-    public record Route(MashupDefinition mashup, List<Call> calls, List<String> partNames) {
+    /**
+     * A request that resolved to a mashup; {@code partNames} are its calls' names and {@code spanIds}
+     * their span ids, in call order; {@code trace} is the request's trace context.
+     */
+    public record Route(MashupDefinition mashup, List<Call> calls, List<String> partNames, TraceContext trace,
+            long[] spanIds) {
     }
 
     /** A request that did not: the status, the error code and a detail naming what is wrong. */
@@ -164,25 +171,31 @@ public final class MashupRouter {
                         + "\" (accepted: a non-empty value other than . and ..)", name);
             }
         }
+        TraceContext trace = TraceContext.of(request);
         List<Call> calls = new ArrayList<>(m.calls().size());
+        long[] spanIds = new long[m.calls().size()];
         for (int i = 0; i < m.calls().size(); i++) {
             CallDefinition call = m.calls().get(i);
+            spanIds[i] = TraceContext.newSpanId();
             calls.add(new Call(call.name(), call.partner(), c.templates().get(i).expand(values),
-                    forwarded(call, request)));
+                    headers(call, request, trace, spanIds[i])));
         }
-        return new Route(m, calls, c.partNames());
+        return new Route(m, calls, c.partNames(), trace, spanIds);
     }
 
-    private static HttpFields forwarded(CallDefinition call, HttpServletRequest request) {
-        if (call.forwardHeaders().isEmpty()) {
-            return null;
-        }
-        HttpFields.Mutable headers = HttpFields.build();
+    /** The call's forwarded headers and its trace context: one small list, sized to fit. */
+    private static HttpFields headers(CallDefinition call, HttpServletRequest request, TraceContext trace,
+            long spanId) {
+        HttpFields.Mutable headers = HttpFields.build(call.forwardHeaders().size() + 2);
         for (String name : call.forwardHeaders()) {
             String value = request.getHeader(name);
             if (value != null) {
                 headers.add(name, value);
             }
+        }
+        headers.add(trace.traceparent(spanId));
+        if (trace.tracestate() != null) {
+            headers.add(trace.tracestate());
         }
         return headers;
     }

@@ -64,7 +64,7 @@ abstract class MashupServlet extends HttpServlet {
         for (Outcome outcome : all) {
             metrics.partnerCall(outcome);
         }
-        return Composite.compose(route.mashup().name(), route.partNames(), all,
+        return Composite.compose(route.mashup().name(), route.partNames(), all, route.spanIds(),
                 (System.nanoTime() - startNanos) / 1_000_000);
     }
 
@@ -79,6 +79,7 @@ abstract class MashupServlet extends HttpServlet {
             Composite.Response composite = compose(route, outcomes, startNanos);
             outcome = composite.outcome();
             response.setHeader("Mashup-Complete", Boolean.toString(composite.complete()));
+            response.setHeader(TraceContext.TRACERESPONSE, route.trace().traceresponse());
             write(response, composite.status(), true, composite.body());
         } catch (RuntimeException e) {
             if (!response.isCommitted()) {
