@@ -164,6 +164,27 @@ class TracingTest {
 
     @ParameterizedTest
     @EnumSource(Mode.class)
+    void twoTraceparentsStartAFreshTraceAndTwoTracestateFieldsAreOneList(Mode mode) throws Exception {
+        String traceparent = "00-" + TRACE_ID + "-" + PARENT_ID + "-01";
+        try (TestServer server = TestServer.start(mode, definitions)) {
+            ContentResponse twice = server.client.newRequest(server.uri.resolve("/mashup/traced"))
+                    .headers(h -> h.add("traceparent", traceparent).add("traceparent", traceparent))
+                    .timeout(30, TimeUnit.SECONDS).send();
+            for (Seen s : seenByPartners(twice)) {
+                assertNotEquals(TRACE_ID, s.traceId(), "a duplicated traceparent is not continued");
+            }
+            ContentResponse split = server.client.newRequest(server.uri.resolve("/mashup/traced"))
+                    .headers(h -> h.add("traceparent", traceparent).add("tracestate", "rojo=00f067aa0ba902b7")
+                            .add("tracestate", "congo=t61rcWkgMzE"))
+                    .timeout(30, TimeUnit.SECONDS).send();
+            for (Seen s : seenByPartners(split)) {
+                assertEquals(new Seen(TRACE_ID, s.spanId(), "01", TRACESTATE), s, "sent on as one field");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
     void partsThatFailStillNameTheirSpan(Mode mode) throws Exception {
         Definitions failing = Definitions.builder()
                 .partner(Partner.builder("stub", stubs.uri().toString()).retries(0).build())

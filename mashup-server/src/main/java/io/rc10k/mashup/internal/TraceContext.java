@@ -82,6 +82,10 @@ public final class TraceContext {
         if (traceparent == null) {
             return start();
         }
+        int flags = flags(traceparent);
+        if (flags < 0) {
+            return start(); // and tracestate is not even read, as the spec asks
+        }
         Enumeration<String> all = request.getHeaders(TRACEPARENT);
         all.nextElement();
         if (all.hasMoreElements()) {
@@ -96,7 +100,7 @@ public final class TraceContext {
                 tracestate = tracestate + "," + states.nextElement();
             }
         }
-        return of(traceparent, tracestate);
+        return new TraceContext(traceparent, 0, 0, flags & SAMPLED, bounded(tracestate));
     }
 
     /** Continues {@code traceparent} when it is valid, else starts a new trace ({@code tracestate} then dropped). */
