@@ -16,9 +16,15 @@ import io.rc10k.mashup.internal.SmallServlets;
 import io.rc10k.stubs.PartnerStubs;
 import io.rc10k.stubs.StubOptions;
 import jakarta.servlet.http.HttpServlet;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.Reader;
 import java.net.BindException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Properties;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
 import org.eclipse.jetty.io.ArrayByteBufferPool;
@@ -55,6 +61,14 @@ import org.slf4j.LoggerFactory;
 public final class MashupServer {
     /** How long a stop waits for requests in flight beyond the longest deadline: time to write their answers. */
     static final long STOP_SLACK_MILLIS = 5_000;
+    /** Read by {@link #main} before logging starts; {@link CommandLine} takes and skips it. */
+    static final String LOG_CONFIG = "--log-config";
+    /**
+     * NCSA's fields with a UTC ISO-8601 time, then what an operator of a mashup server looks for: the time
+     * taken, whether every part was answered, and the W3C trace the partners saw ("-" where absent).
+     */
+    static final String ACCESS_LOG_FORMAT = "%{client}a - %u %{yyyy-MM-dd'T'HH:mm:ss.SSSXXX|UTC}t \"%r\" %s %O "
+            + "%{ms}Tms complete=%{Mashup-Complete}o trace=%{traceresponse}o";
     /** Sync mode: how long a request may wait for a thread, beyond the longest mashup deadline, before a 503. */
     static final long SYNC_MAX_WAIT_MILLIS = 30_000;
 
@@ -149,7 +163,7 @@ public final class MashupServer {
         Slf4jRequestLogWriter accessLog = new Slf4jRequestLogWriter();
         // Jetty formats each line before the writer is asked; with the access log's logger off, format nothing.
         if (LoggerFactory.getLogger(accessLog.getLoggerName()).isInfoEnabled()) {
-            server.setRequestLog(new CustomRequestLog(accessLog, CustomRequestLog.EXTENDED_NCSA_FORMAT));
+            server.setRequestLog(new CustomRequestLog(accessLog, ACCESS_LOG_FORMAT));
         }
         return server;
     }
@@ -182,7 +196,18 @@ public final class MashupServer {
      * definitions, every problem printed.
      */
     public static void main(String[] args) throws Exception {
-        quietJettyLogs();
+        // Before the first logger exists: slf4j-simple reads its settings once, from system properties.
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (args[i].equals(LOG_CONFIG)) {
+                try {
+                    loadLogConfig(Path.of(args[i + 1]));
+                } catch (IOException | RuntimeException e) {
+                    System.err.println("mashup-server: " + LOG_CONFIG + " " + args[i + 1] + ": " + e);
+                    System.exit(2);
+                }
+            }
+        }
+        defaultLogging();
         int status = run(args, System.out, System.err);
         if (status >= 0) {
             System.exit(status);
@@ -271,10 +296,30 @@ public final class MashupServer {
         return -1;
     }
 
-    private static void quietJettyLogs() {
+    /**
+     * Logging settings from a properties file (slf4j-simple's keys, e.g.
+     * {@code org.slf4j.simpleLogger.log.io.rc10k=debug}); a {@code -D} of the same key wins over the file.
+     */
+    private static void loadLogConfig(Path file) throws IOException {
+        Properties settings = new Properties();
+        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            settings.load(in);
+        }
+        for (String key : settings.stringPropertyNames()) {
+            if (!key.startsWith("org.slf4j.simpleLogger.")) {
+                throw new IllegalArgumentException("\"" + key + "\" is not a logging setting (accepted: "
+                        + "org.slf4j.simpleLogger.*, see docs/mashup-server.md#logging)");
+            }
+            setIfAbsent(key, settings.getProperty(key).trim());
+        }
+    }
+
+    /** Wall-clock ISO-8601 times, the access log at INFO, Jetty's own loggers at WARN — unless set otherwise. */
+    private static void defaultLogging() {
         setIfAbsent("org.slf4j.simpleLogger.log.org.eclipse.jetty", "warn");
         setIfAbsent("org.slf4j.simpleLogger.log.org.eclipse.jetty.server.RequestLog", "info");
         setIfAbsent("org.slf4j.simpleLogger.showDateTime", "true");
+        setIfAbsent("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd'T'HH:mm:ss.SSSXXX");
     }
 
     private static void setIfAbsent(String key, String value) {

@@ -19,11 +19,13 @@ final class JarProcess implements AutoCloseable {
 
     final Process process;
     final URI uri;
-    final StringBuffer output = new StringBuffer();
+    /** Everything the process printed so far (stdout and stderr), line by line. */
+    final StringBuffer output;
 
-    private JarProcess(Process process, URI uri) {
+    private JarProcess(Process process, URI uri, StringBuffer output) {
         this.process = process;
         this.uri = uri;
+        this.output = output;
     }
 
     static Process run(String... args) throws IOException {
@@ -57,7 +59,7 @@ final class JarProcess implements AutoCloseable {
         reader.setDaemon(true);
         reader.start();
         try {
-            JarProcess jar = new JarProcess(process, ready.get(60, TimeUnit.SECONDS));
+            JarProcess jar = new JarProcess(process, ready.get(60, TimeUnit.SECONDS), output);
             self[0] = jar;
             return jar;
         } catch (Exception e) {

@@ -1,6 +1,7 @@
 package io.rc10k.mashup;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.stubs.PartnerStubs;
@@ -166,6 +167,55 @@ class StandaloneJarIT {
                     output);
             assertTrue(output.contains("mashups.travel.calls[0].template: {city} is not a parameter"), output);
             assertTrue(!output.contains("ready on"), "the server must not start half-configured");
+        }
+    }
+
+    @Test
+    void logLinesHaveWallClockTimesAndTheAccessLogCarriesLatencyCompletenessAndTrace(@TempDir Path dir)
+            throws Exception {
+        String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+        try (JarProcess jar = JarProcess.start("--port", "0")) {
+            ContentResponse paper = client.newRequest(jar.uri.resolve("/mashup/paper"))
+                    .headers(h -> h.put("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01"))
+                    .timeout(30, TimeUnit.SECONDS).send();
+            assertEquals(200, paper.getStatus());
+            Pattern access = Pattern.compile("(?m)^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}\\S* .*RequestLog - "
+                    + "127\\.0\\.0\\.1 - - \\[\\d{4}-\\d{2}-\\d{2}T[0-9:.]+Z] \"GET /mashup/paper HTTP/1\\.1\" 200 \\d+ "
+                    + "(\\d+)ms complete=true trace=00-" + traceId + "-[0-9a-f]{16}-01$");
+            Matcher line = awaitLine(jar, access);
+            // The paper mashup's slower partner answers after 1 s: the latency is the request's, not a constant.
+            assertTrue(Integer.parseInt(line.group(1)) >= 1_000, line.group());
+        }
+        Path quiet = dir.resolve("logging.properties");
+        Files.writeString(quiet, "org.slf4j.simpleLogger.log.org.eclipse.jetty.server.RequestLog=warn\n");
+        try (JarProcess jar = JarProcess.start("--port", "0", "--log-config", quiet.toString())) {
+            assertEquals(200, client.newRequest(jar.uri.resolve("/mashup/paper")).timeout(30, TimeUnit.SECONDS)
+                    .send().getStatus());
+            assertEquals(143, jar.stop());
+            assertFalse(jar.output.toString().contains("RequestLog"), "--log-config turned the access log off:\n"
+                    + jar.output);
+        }
+        Path bad = dir.resolve("bad.properties");
+        Files.writeString(bad, "rc10k.port=1\n");
+        Process process = JarProcess.run("--port", "0", "--log-config", bad.toString());
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(2, process.exitValue(), output);
+        assertTrue(output.contains("\"rc10k.port\" is not a logging setting"), output);
+    }
+
+    /** The first output line that matches, waiting (bounded) for it: a log line is written after the answer. */
+    private static Matcher awaitLine(JarProcess jar, Pattern pattern) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            Matcher m = pattern.matcher(jar.output);
+            if (m.find()) {
+                return m;
+            }
+            if (System.nanoTime() > end) {
+                throw new AssertionError("no line matching " + pattern + " in:\n" + jar.output);
+            }
+            Thread.sleep(20);
         }
     }
 

@@ -22,6 +22,8 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
             "                        the open-file limit)",
             "  --admin-port N        port serving only /health and /metrics, outside the connection limit",
             "                        (default: --port + 1, ephemeral with --port 0; -1 for none)",
+            "  --log-config FILE     logging settings (slf4j-simple keys, e.g. org.slf4j.simpleLogger.log.io.rc10k=debug);",
+            "                        a -D of the same key wins",
             "  --help                print this and exit",
             "Exit status: 143 after a graceful stop by SIGTERM (130 for Ctrl-C), 1 cannot start,",
             "2 bad command line or definitions, 0 for --help and a valid --check.");
@@ -45,6 +47,8 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
                 case "--admin-port" -> options = options.withAdminPort(number(args, ++i, arg));
                 case "--max-threads" -> options = options.withMaxThreads(number(args, ++i, arg));
                 case "--max-inflight" -> options = options.withMaxInFlight(number(args, ++i, arg));
+                // Read by MashupServer.main before the first logger exists.
+                case "--log-config" -> value(args, ++i, arg);
                 default -> throw new IllegalArgumentException("unknown option \"" + arg + "\" (see --help)");
             }
         }
