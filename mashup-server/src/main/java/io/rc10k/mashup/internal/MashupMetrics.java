@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rc10k.broker.BrokerClient;
@@ -27,7 +28,8 @@ import java.util.concurrent.Executor;
  * {@code mashup_requests_total{mashup,outcome}}, {@code mashup_partner_calls_total{partner,outcome}},
  * {@code mashup_request_seconds}. Two timers feed the paper's thread model: {@code mashup_thread_hold_seconds}
  * (D, how long a request holds a container thread) and {@code mashup_partner_call_seconds} (each D_i).
- * Thread-safe.
+ * For operators: {@code mashup_partner_circuit_state{partner}} (0 closed, 1 open, 2 half-open) and
+ * {@code process_files_open_files} / {@code process_files_max_files}. Thread-safe.
  */
 public final class MashupMetrics {
     private static final Duration[] BUCKETS = {Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofMillis(100),
@@ -53,6 +55,8 @@ public final class MashupMetrics {
         // Heap in use and the live data size after the last major GC: what bounded memory is judged by.
         new JvmMemoryMetrics().bindTo(registry);
         new JvmGcMetrics().bindTo(registry);
+        // Sockets are files: the server derives its connection limits from the second (see FileBudget).
+        new FileDescriptorMetrics().bindTo(registry);
         poolGauge("jetty.threads.busy", pool, "getBusyThreads", "threads of the shared pool running a task");
         poolGauge("jetty.threads.current", pool, "getThreads", "threads of the shared pool");
         Gauge.builder("mashup.inbound.inflight", inboundInFlight, AtomicInteger::get)
@@ -63,7 +67,20 @@ public final class MashupMetrics {
             Gauge.builder("mashup.outbound.connections", broker, b -> b.stats(partner.name()).connectionsOpen())
                     .tag("partner", partner.name())
                     .description("connections open to the partner").register(registry);
+            Gauge.builder("mashup.partner.circuit.state", broker, b -> circuitState(b.stats(partner.name()).circuit()))
+                    .tag("partner", partner.name())
+                    .description("the partner's circuit breaker: 0 closed, 1 open, 2 half-open").register(registry);
         }
+    }
+
+    /** 0 closed, 1 open (calls end circuit_open at once), 2 half-open (one probe call in flight). */
+    static double circuitState(String circuit) {
+        return switch (circuit) {
+            case "closed" -> 0;
+            case "open" -> 1;
+            case "half_open" -> 2;
+            default -> Double.NaN;
+        };
     }
 
     private void poolGauge(String name, Executor pool, String getter, String description) {
