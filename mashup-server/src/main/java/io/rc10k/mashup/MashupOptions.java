@@ -11,11 +11,13 @@ package io.rc10k.mashup;
  *                       0 derives it from the open-file limit (see {@link io.rc10k.mashup.internal.FileBudget})
  * @param maxConnections inbound connections at once; past it the server stops accepting until some
  *                       close; 0 derives it from the open-file limit
- * @param adminPort      a second port serving only {@code /health} and {@code /metrics}, outside the
- *                       connection limit: -1 none, 0 ephemeral
+ * @param adminPort      a second port serving only the {@code /health} views and {@code /metrics},
+ *                       outside the connection limit, that stays open during a graceful stop: -1 none, 0 ephemeral
+ * @param observabilityOnAdminOnly {@code /metrics} and the {@code /health} views on the admin port only;
+ *                       the main port answers 404 for them. Needs an admin port
  */
 public record MashupOptions(String host, int port, Mode mode, int maxThreads, int maxInFlight, int maxConnections,
-        int adminPort) {
+        int adminPort, boolean observabilityOnAdminOnly) {
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
     public static final int DEFAULT_MAX_THREADS = 200;
@@ -40,40 +42,57 @@ public record MashupOptions(String host, int port, Mode mode, int maxThreads, in
         if (adminPort < -1 || adminPort > 65_535) {
             throw new IllegalArgumentException("--admin-port: " + adminPort + " (accepted: -1 for none, 0 to 65535)");
         }
+        if (observabilityOnAdminOnly && adminPort < 0) {
+            throw new IllegalArgumentException("--observability-on-admin-only needs an admin port, but --admin-port is "
+                    + adminPort + " (accepted with it: --admin-port 0 to 65535)");
+        }
     }
 
     /** Port 8080, admin port 8081, async, 200 threads, limits derived from the open-file limit. */
     public static MashupOptions defaults() {
-        return new MashupOptions(DEFAULT_HOST, DEFAULT_PORT, Mode.ASYNC, DEFAULT_MAX_THREADS, 0, 0, DEFAULT_PORT + 1);
+        return new MashupOptions(DEFAULT_HOST, DEFAULT_PORT, Mode.ASYNC, DEFAULT_MAX_THREADS, 0, 0, DEFAULT_PORT + 1,
+                false);
     }
 
     public MashupOptions withHost(String host) {
-        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort);
+        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
+                observabilityOnAdminOnly);
     }
 
     /** Also moves a default admin port along: port + 1, or ephemeral for port 0. */
     public MashupOptions withPort(int port) {
         int admin = adminPort == this.port + 1 ? (port == 0 ? 0 : port + 1) : adminPort;
-        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, admin);
+        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, admin,
+                observabilityOnAdminOnly);
     }
 
     public MashupOptions withMode(Mode mode) {
-        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort);
+        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
+                observabilityOnAdminOnly);
     }
 
     public MashupOptions withMaxThreads(int maxThreads) {
-        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort);
+        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
+                observabilityOnAdminOnly);
     }
 
     public MashupOptions withMaxInFlight(int maxInFlight) {
-        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort);
+        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
+                observabilityOnAdminOnly);
     }
 
     public MashupOptions withMaxConnections(int maxConnections) {
-        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort);
+        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
+                observabilityOnAdminOnly);
     }
 
     public MashupOptions withAdminPort(int adminPort) {
-        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort);
+        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
+                observabilityOnAdminOnly);
+    }
+
+    public MashupOptions withObservabilityOnAdminOnly(boolean observabilityOnAdminOnly) {
+        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
+                observabilityOnAdminOnly);
     }
 }

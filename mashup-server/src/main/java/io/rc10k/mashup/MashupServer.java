@@ -1,6 +1,7 @@
 package io.rc10k.mashup;
 
 import io.rc10k.broker.BrokerClient;
+import io.rc10k.mashup.internal.AdminConnector;
 import io.rc10k.mashup.internal.AdmissionHandler;
 import io.rc10k.mashup.internal.AsyncMashupServlet;
 import io.rc10k.mashup.internal.BlockingMashupServlet;
@@ -9,9 +10,11 @@ import io.rc10k.mashup.internal.CallThreads;
 import io.rc10k.mashup.internal.CommandLine;
 import io.rc10k.mashup.internal.DefinitionsJson;
 import io.rc10k.mashup.internal.FileBudget;
+import io.rc10k.mashup.internal.GracefulMashups;
 import io.rc10k.mashup.internal.JsonErrorHandler;
 import io.rc10k.mashup.internal.MashupMetrics;
 import io.rc10k.mashup.internal.MashupRouter;
+import io.rc10k.mashup.internal.Readiness;
 import io.rc10k.mashup.internal.SmallServlets;
 import io.rc10k.stubs.PartnerStubs;
 import io.rc10k.stubs.StubOptions;
@@ -36,7 +39,6 @@ import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.Slf4jRequestLogWriter;
-import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
@@ -116,8 +118,7 @@ public final class MashupServer {
         limit.setEndPointIdleTimeout(5_000);
         server.addBean(limit);
         if (options.adminPort() >= 0) {
-            ServerConnector admin = new ServerConnector(server, 1, 1);
-            admin.setName(AdmissionHandler.ADMIN_CONNECTOR);
+            ServerConnector admin = new AdminConnector(server);
             admin.setHost(options.host());
             admin.setPort(options.adminPort());
             server.addConnector(admin);
@@ -135,7 +136,9 @@ public final class MashupServer {
         context.addServlet(new ServletHolder("mashups", mashupServlet(options.mode(), definitions, broker, metrics,
                 server)), "/");
         context.addServlet(new ServletHolder("metrics", new SmallServlets.Metrics(metrics)), "/metrics");
-        context.addServlet(new ServletHolder("health", new SmallServlets.Health(options.mode().label(), pool.getName())), "/health");
+        Readiness readiness = new Readiness();
+        server.addEventListener(readiness);
+        addHealth(context, readiness, options.mode().label(), pool.getName());
         int nearLimit = Math.max(1, maxConnections * 9 / 10);
         long longestDeadline = definitions.mashups().values().stream()
                 .mapToLong(m -> m.deadline().toMillis()).max().orElse(0);
@@ -152,9 +155,9 @@ public final class MashupServer {
                     maxInFlight, Duration.ofMillis(SYNC_MAX_WAIT_MILLIS + longestDeadline));
         }
         AdmissionHandler admission = new AdmissionHandler(maxInFlight, metrics,
-                () -> limit.getNetworkConnectionCount() >= nearLimit, mashups);
+                () -> limit.getNetworkConnectionCount() >= nearLimit, options.observabilityOnAdminOnly(), mashups);
         server.addBean(new Limits(budget, maxConnections, maxInFlight));
-        server.setHandler(new GracefulHandler(admission));
+        server.setHandler(new GracefulMashups(admission));
         server.setErrorHandler(new JsonErrorHandler());
 
         // A graceful stop waits for what was admitted; in sync mode that includes requests still waiting for a thread.
@@ -166,6 +169,15 @@ public final class MashupServer {
             server.setRequestLog(new CustomRequestLog(accessLog, ACCESS_LOG_FORMAT));
         }
         return server;
+    }
+
+    private static void addHealth(ServletContextHandler context, Readiness readiness, String mode, String executor) {
+        context.addServlet(new ServletHolder("health", new SmallServlets.Health(readiness, false, mode, executor)),
+                SmallServlets.HEALTH);
+        context.addServlet(new ServletHolder("health-ready", new SmallServlets.Health(readiness, false, mode,
+                executor)), SmallServlets.READY);
+        context.addServlet(new ServletHolder("health-live", new SmallServlets.Health(readiness, true, mode, executor)),
+                SmallServlets.LIVE);
     }
 
     /**
@@ -283,15 +295,17 @@ public final class MashupServer {
                 + limits.maxConnections() + " connections of " + limits.budget().maxFiles() + " open files"
                 + (stubs != null ? ", demo partners at " + stubs.uri() : "") + ")");
         if (server.getConnectors().length > 1) {
-            out.println("admin (/health, /metrics, outside the connection limit) on http://" + command.options().host()
-                    + ":" + ((ServerConnector) server.getConnectors()[1]).getLocalPort());
+            out.println("admin (/health/ready, /health/live, /metrics; outside the connection limit"
+                    + (command.options().observabilityOnAdminOnly() ? "; only here" : "") + ") on http://"
+                    + command.options().host() + ":" + ((ServerConnector) server.getConnectors()[1]).getLocalPort());
         }
         for (MashupDefinition m : definitions.mashups().values()) {
             String query = m.parameters().values().stream().filter(ParameterDefinition::required)
                     .map(p -> p.name() + "=Paris").reduce((a, b) -> a + "&" + b).map(q -> "?" + q).orElse("");
             out.println("try:  curl -i '" + base + m.path() + query + "'");
         }
-        out.println("      curl " + base + "/metrics");
+        out.println("      curl " + (command.options().observabilityOnAdminOnly() ? "http://" + command.options().host()
+                + ":" + ((ServerConnector) server.getConnectors()[1]).getLocalPort() : base) + "/metrics");
         server.join();
         return -1;
     }

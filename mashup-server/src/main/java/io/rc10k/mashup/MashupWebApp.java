@@ -7,6 +7,7 @@ import io.rc10k.mashup.internal.CallThreads;
 import io.rc10k.mashup.internal.DefinitionsJson;
 import io.rc10k.mashup.internal.MashupMetrics;
 import io.rc10k.mashup.internal.MashupRouter;
+import io.rc10k.mashup.internal.Readiness;
 import io.rc10k.mashup.internal.SmallServlets;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
@@ -26,6 +27,10 @@ import org.slf4j.LoggerFactory;
  * {@code org.eclipse.jetty.server.Executor}, as Jetty's proxy servlet does); elsewhere on a pool of
  * its own, which one log line says.
  *
+ * <p>{@code /health/ready} (and {@code /health}) answer 200 once {@code contextInitialized} has
+ * finished and 503 {@code draining} from the moment {@code contextDestroyed} begins;
+ * {@code /health/live} answers 200 whenever the context serves.</p>
+ *
  * <p>The standalone jar's admission limit ({@code --max-inflight}) is not part of the WAR: a
  * deployed application relies on its container's limits.</p>
  */
@@ -38,6 +43,7 @@ public final class MashupWebApp implements ServletContextListener {
     private BrokerClient broker;
     private QueuedThreadPool ownPool;
     private CallThreads callThreads;
+    private final Readiness readiness = new Readiness();
 
     @Override
     public void contextInitialized(ServletContextEvent event) {
@@ -95,9 +101,19 @@ public final class MashupWebApp implements ServletContextListener {
         }
         mashups.addMapping("/");
         context.addServlet("metrics", new SmallServlets.Metrics(metrics)).addMapping("/metrics");
-        context.addServlet("health", new SmallServlets.Health(mode.label(), name(executor))).addMapping("/health");
+        String pool = name(executor);
+        context.addServlet("health", new SmallServlets.Health(readiness, false, mode.label(), pool))
+                .addMapping(SmallServlets.HEALTH, SmallServlets.READY);
+        context.addServlet("health-live", new SmallServlets.Health(readiness, true, mode.label(), pool))
+                .addMapping(SmallServlets.LIVE);
         LOG.info("mashup web application: {} mashups, {} partners, mode {}, executor {}",
-                definitions.mashups().size(), definitions.partners().size(), mode.label(), name(executor));
+                definitions.mashups().size(), definitions.partners().size(), mode.label(), pool);
+        readiness.ready();
+    }
+
+    /** What {@code /health/ready} reports; for tests, since a stopping context no longer dispatches requests. */
+    Readiness.State readiness() {
+        return readiness.state();
     }
 
     private static String name(Object executor) {
@@ -119,6 +135,7 @@ public final class MashupWebApp implements ServletContextListener {
     /** Stops each part on its own, so that one failing to stop does not leave the others running. */
     @Override
     public void contextDestroyed(ServletContextEvent event) {
+        readiness.draining();
         stop(broker, "broker client");
         stop(callThreads, "call threads");
         stop(ownPool, "broker pool");

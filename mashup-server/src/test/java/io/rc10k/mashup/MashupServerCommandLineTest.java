@@ -46,6 +46,20 @@ class MashupServerCommandLineTest {
     }
 
     @Test
+    void observabilityOnAdminOnlyWithoutAnAdminPortExits2NamingBoth() throws Exception {
+        assertEquals(2, run("--observability-on-admin-only", "--admin-port", "-1"));
+        assertTrue(err().contains("--observability-on-admin-only needs an admin port, but --admin-port is -1"), err());
+        assertEquals(2, run("--admin-port", "-1", "--observability-on-admin-only"));
+    }
+
+    @Test
+    void observabilityOnAdminOnlyIsAFlagOfTheOptions() {
+        assertTrue(io.rc10k.mashup.internal.CommandLine.parse("--observability-on-admin-only").options()
+                .observabilityOnAdminOnly());
+        assertTrue(!io.rc10k.mashup.internal.CommandLine.parse("--port", "0").options().observabilityOnAdminOnly());
+    }
+
+    @Test
     void missingFileExits2(@TempDir Path dir) throws Exception {
         assertEquals(2, run("--config", dir.resolve("nowhere.json").toString()));
         assertTrue(err().contains("cannot be read"), err());
@@ -65,7 +79,8 @@ class MashupServerCommandLineTest {
         assertEquals(0, run("--help"));
         String usage = out.toString(StandardCharsets.UTF_8);
         for (String option : new String[] {"--config", "--check", "--mode", "--port", "--host", "--max-threads",
-            "--max-inflight"}) {
+            "--max-inflight", "--max-connections", "--admin-port", "--observability-on-admin-only", "/health/ready",
+            "/health/live"}) {
             assertTrue(usage.contains(option), option);
         }
     }

@@ -30,7 +30,7 @@ public final class BlockingRequestLimit {
         qos.setMaxRequestCount(concurrency);
         qos.setMaxSuspendedRequestCount(maxWaiting);
         qos.setMaxSuspend(maxWait);
-        qos.excludePath("/health", "/metrics");
+        qos.excludePath(SmallServlets.PATHS.toArray(new String[0]));
         return qos;
     }
 }

@@ -20,8 +20,12 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
             "                        the open-file limit, at most " + MashupOptions.DEFAULT_MAX_IN_FLIGHT + ")",
             "  --max-connections N   inbound connections at once; past it accepting pauses (default: derived from",
             "                        the open-file limit)",
-            "  --admin-port N        port serving only /health and /metrics, outside the connection limit",
-            "                        (default: --port + 1, ephemeral with --port 0; -1 for none)",
+            "  --admin-port N        port serving only /health, /health/live, /health/ready and /metrics, outside",
+            "                        the connection limit and open during a graceful stop (default: --port + 1,",
+            "                        ephemeral with --port 0; -1 for none)",
+            "  --observability-on-admin-only",
+            "                        serve /metrics and /health* on the admin port only; the main port answers",
+            "                        404 for them (needs an admin port)",
             "  --log-config FILE     logging settings (slf4j-simple keys, e.g. org.slf4j.simpleLogger.log.io.rc10k=debug);",
             "                        a -D of the same key wins",
             "  --help                print this and exit",
@@ -47,6 +51,7 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
                 case "--admin-port" -> options = options.withAdminPort(number(args, ++i, arg));
                 case "--max-threads" -> options = options.withMaxThreads(number(args, ++i, arg));
                 case "--max-inflight" -> options = options.withMaxInFlight(number(args, ++i, arg));
+                case "--observability-on-admin-only" -> options = options.withObservabilityOnAdminOnly(true);
                 // Read by MashupServer.main before the first logger exists.
                 case "--log-config" -> value(args, ++i, arg);
                 default -> throw new IllegalArgumentException("unknown option \"" + arg + "\" (see --help)");

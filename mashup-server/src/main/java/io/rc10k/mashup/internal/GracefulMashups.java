@@ -1,0 +1,28 @@
+package io.rc10k.mashup.internal;
+
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * Jetty's {@link GracefulHandler} for mashup requests only. A graceful stop refuses new mashup
+ * requests with 503 and waits for the admitted ones; health probes and metric scrapes pass through
+ * untracked, so that during the drain {@code /health/ready} says {@code draining} (503 with a JSON
+ * reason), {@code /health/live} and {@code /metrics} keep answering, and a probe never delays the stop.
+ */
+public final class GracefulMashups extends GracefulHandler {
+    public GracefulMashups(Handler handler) {
+        super(handler);
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        if (SmallServlets.isObservabilityPath(Request.getPathInContext(request))) {
+            Handler next = getHandler();
+            return next != null && isStarted() && next.handle(request, response, callback);
+        }
+        return super.handle(request, response, callback);
+    }
+}

@@ -1,0 +1,88 @@
+package io.rc10k.mashup;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rc10k.mashup.internal.Readiness;
+import jakarta.servlet.ServletContextEvent;
+import jakarta.servlet.ServletContextListener;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The web application's health views, in an embedded servlet context on loopback. */
+class MashupWebAppTest {
+    @Test
+    void readyOnceContextInitializedFinishedAndDrainingFromTheMomentContextDestroyedBegins(@TempDir Path dir)
+            throws Exception {
+        Path file = dir.resolve("good.json");
+        Files.writeString(file, DefinitionsTest.GOOD);
+        Server server = new Server();
+        ServerConnector connector = new ServerConnector(server);
+        connector.setHost("127.0.0.1");
+        connector.setPort(0);
+        server.addConnector(connector);
+        ServletContextHandler context = new ServletContextHandler("/app");
+        context.setInitParameter(MashupWebApp.DEFINITIONS, file.toString());
+        // Destroyed in reverse order: this one's contextDestroyed runs once the application's has begun,
+        // and holds the context's stop there while the application's servlets are asked for their health.
+        CountDownLatch destroying = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        context.addEventListener(new ServletContextListener() {
+            @Override
+            public void contextDestroyed(ServletContextEvent event) {
+                destroying.countDown();
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        MashupWebApp app = new MashupWebApp();
+        context.addEventListener(app);
+        server.setHandler(context);
+        HttpClient client = new HttpClient();
+        server.start();
+        client.start();
+        CompletableFuture<Void> stopping = null;
+        try {
+            URI base = URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/app");
+            ContentResponse ready = client.newRequest(base + "/health/ready").timeout(30, TimeUnit.SECONDS).send();
+            assertEquals(200, ready.getStatus());
+            assertTrue(ready.getContentAsString().contains("\"state\":\"ready\""), ready.getContentAsString());
+            assertEquals(Readiness.State.READY, app.readiness());
+            assertEquals(200, client.newRequest(base + "/health").timeout(30, TimeUnit.SECONDS).send().getStatus());
+            assertEquals(200, client.newRequest(base + "/health/live").timeout(30, TimeUnit.SECONDS).send()
+                    .getStatus());
+
+            stopping = CompletableFuture.runAsync(() -> {
+                try {
+                    context.stop();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertTrue(destroying.await(30, TimeUnit.SECONDS), "contextDestroyed began");
+            // A stopping context no longer dispatches to its servlets (Jetty answers for it), so ask the listener.
+            assertEquals(Readiness.State.DRAINING, app.readiness());
+        } finally {
+            release.countDown();
+            if (stopping != null) {
+                stopping.get(30, TimeUnit.SECONDS);
+            }
+            client.stop();
+            server.stop();
+        }
+    }
+}
