@@ -40,9 +40,11 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.Slf4jRequestLogWriter;
 import org.eclipse.jetty.util.VirtualThreads;
+import org.eclipse.jetty.util.component.LifeCycle;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 import org.eclipse.jetty.util.thread.Scheduler;
+import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -290,6 +292,23 @@ public final class MashupServer {
         int port = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
         String base = "http://" + command.options().host() + ":" + port;
         Limits limits = server.getBean(Limits.class);
+        // Not a static field: the first logger must come after main's logging settings.
+        Logger log = LoggerFactory.getLogger(MashupServer.class);
+        log.info("started on {}: mode {}, {} mashups, {} partners", base, command.options().mode().label(),
+                definitions.mashups().size(), definitions.partners().size());
+        MashupMetrics metrics = server.getBean(MashupMetrics.class);
+        server.addEventListener(new LifeCycle.Listener() {
+            @Override
+            public void lifeCycleStopping(LifeCycle event) {
+                log.info("stopping: answering the {} requests in flight, for at most {} ms", metrics.inboundInFlight(),
+                        server.getStopTimeout());
+            }
+
+            @Override
+            public void lifeCycleStopped(LifeCycle event) {
+                log.info("stopped");
+            }
+        });
         out.println("mashup-server ready on " + base + " (mode " + command.options().mode().label() + ", max "
                 + command.options().maxThreads() + " threads, max " + limits.maxInFlight() + " in flight, max "
                 + limits.maxConnections() + " connections of " + limits.budget().maxFiles() + " open files"

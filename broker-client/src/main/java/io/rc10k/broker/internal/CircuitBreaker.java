@@ -2,6 +2,8 @@ package io.rc10k.broker.internal;
 
 import io.rc10k.broker.Outcome;
 import io.rc10k.broker.Partner;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Protects one partner: after {@code consecutiveFailures} failures in a row, or a failure ratio of
@@ -12,11 +14,15 @@ import io.rc10k.broker.Partner;
  * <p>Failures are what the partner is responsible for: CONNECT_FAILED, RESET, TIMEOUT and HTTP
  * statuses of 500 and above. REJECTED, CANCELLED, TOO_LARGE and 4xx are not counted.</p>
  *
- * <p>A small state machine under this object's lock; no caller code runs inside it.</p>
+ * <p>A small state machine under this object's lock; no caller code runs inside it. Opening and
+ * closing are logged (WARN, INFO), a line per change, never per call.</p>
  */
 final class CircuitBreaker {
     enum State { CLOSED, OPEN, HALF_OPEN }
 
+    private static final Logger LOG = LoggerFactory.getLogger(CircuitBreaker.class);
+
+    private final String partner;
     private final Partner.CircuitBreakerSettings settings;
     private final boolean[] recent;
     private int recentCount;
@@ -27,7 +33,8 @@ final class CircuitBreaker {
     private long openUntilNanos;
     private boolean probing;
 
-    CircuitBreaker(Partner.CircuitBreakerSettings settings) {
+    CircuitBreaker(String partner, Partner.CircuitBreakerSettings settings) {
+        this.partner = partner;
         this.settings = settings;
         this.recent = new boolean[Math.max(1, settings.window())];
     }
@@ -73,7 +80,7 @@ final class CircuitBreaker {
         if (state == State.HALF_OPEN) {
             probing = false;
             if (failure) {
-                open();
+                open("its probe call failed (" + kind + ")");
             } else {
                 close();
             }
@@ -91,16 +98,20 @@ final class CircuitBreaker {
         if (state == State.CLOSED && (consecutive >= settings.consecutiveFailures()
                 || (recentCount >= settings.minimumCalls()
                         && recentFailures >= settings.failureRatio() * recentCount))) {
-            open();
+            open(consecutive >= settings.consecutiveFailures() ? consecutive + " failures in a row"
+                    : recentFailures + " of the last " + recentCount + " calls failed");
         }
     }
 
-    private void open() {
+    private void open(String why) {
         state = State.OPEN;
         openUntilNanos = System.nanoTime() + settings.coolDown().toNanos();
+        LOG.warn("circuit of partner {} opened: {}; its calls end circuit_open for {} ms, then one probes", partner,
+                why, settings.coolDown().toMillis());
     }
 
     private void close() {
+        LOG.info("circuit of partner {} closed: its probe call succeeded", partner);
         state = State.CLOSED;
         consecutive = 0;
         recentCount = 0;

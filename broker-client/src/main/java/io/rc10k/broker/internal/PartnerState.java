@@ -20,7 +20,7 @@ public final class PartnerState {
 
     public PartnerState(Partner partner) {
         this.partner = partner;
-        this.breaker = new CircuitBreaker(partner.circuitBreaker());
+        this.breaker = new CircuitBreaker(partner.name(), partner.circuitBreaker());
         for (Outcome.Kind kind : Outcome.Kind.values()) {
             outcomes.put(kind, new LongAdder());
         }
