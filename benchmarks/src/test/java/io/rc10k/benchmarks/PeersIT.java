@@ -31,7 +31,8 @@ class PeersIT {
         Peers.Report report = Peers.run(settings);
         String table = report.table();
         assertTrue(report.passed(), table);
-        List<String> servers = new ArrayList<>(List.of("hello", "vertx-peer", "jdk-peer", "mashup-server async"));
+        List<String> servers = new ArrayList<>(List.of("hello", "vertx-peer", "jdk-peer", "jetty-peer",
+                "jetty-peer non-blocking", "mashup-server async"));
         if (Runtime.version().feature() >= 21) {
             servers.add("mashup-server virtual");
         }
@@ -41,7 +42,8 @@ class PeersIT {
             assertTrue(table.contains("| " + (server.equals("hello") ? "hello (floor" : server + " |")), table);
         }
         for (Efficiency.Window mashup : List.of(report.windows().get("vertx-peer").get(0),
-                report.windows().get("jdk-peer").get(0), report.windows().get("mashup-server async").get(0))) {
+                report.windows().get("jdk-peer").get(0), report.windows().get("jetty-peer").get(0),
+                report.windows().get("mashup-server async").get(0))) {
             assertTrue(mashup.stubCpuMillis() > 0, "the stubs answered the partner calls: " + table);
         }
         assertTrue(table.contains("targets, mashup-server async at C = 6"), table);

@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
 
 /**
  * The mashup server beside its peers, in one run: the same C-call fan-out written plainly on Vert.x 5
- * ({@link VertxFanOut}) and on the JDK's {@code HttpClient} ({@link JdkFanOut}), the mashup server in
+ * ({@link VertxFanOut}), on the JDK's {@code HttpClient} ({@link JdkFanOut}) and on Jetty's own client behind a
+ * core handler ({@link JettyFanOut}: the mashup server's libraries without its layers), the mashup server in
  * async mode (and virtual when the servers' JDK is 21 or newer), and the bare Jetty hello-world as the
  * floor — all against one partner-stubs process, each server a process of its own, measured in turn
  * and interleaved over rounds (round 1 every server, round 2 every server, …) because the machine is
@@ -39,10 +40,12 @@ import java.util.regex.Pattern;
 public final class Peers {
     private static final Pattern VERTX_READY = Pattern.compile("vertx-peer ready on (http://\\S+)");
     private static final Pattern JDK_READY = Pattern.compile("jdk-peer ready on (http://\\S+)");
+    private static final Pattern JETTY_READY = Pattern.compile("jetty-peer ready on (http://\\S+)");
     private static final Pattern JAVA_VERSION = Pattern.compile("version \"(\\d+)");
     /** After the first round the JIT is done; a short warm-up only refills connection pools and caches. */
     private static final long LATER_WARMUP_MILLIS = 4_000;
-    static final List<String> PEERS = List.of("vertx-peer", "jdk-peer");
+    static final List<String> PEERS = List.of("vertx-peer", "jdk-peer", "jetty-peer",
+            "jetty-peer non-blocking");
 
     /**
      * Settings of one run.
@@ -155,6 +158,12 @@ public final class Peers {
                     peerCommand(s, VertxFanOut.class, partner, c), VERTX_READY));
             servers.put("jdk-peer", ServerProcess.start("jdk-peer", peerCommand(s, JdkFanOut.class, partner, c),
                     JDK_READY));
+            servers.put("jetty-peer", ServerProcess.start("jetty-peer",
+                    peerCommand(s, JettyFanOut.class, partner, c), JETTY_READY));
+            List<String> nonBlocking = peerCommand(s, JettyFanOut.class, partner, c);
+            nonBlocking.add(1, "-Djetty-peer.nonBlocking=true");
+            servers.put("jetty-peer non-blocking", ServerProcess.start("jetty-peer non-blocking", nonBlocking,
+                    JETTY_READY));
             for (String mode : modes) {
                 servers.put("mashup-server " + mode, Efficiency.startMashup(s, definitions, mode));
             }
