@@ -276,8 +276,16 @@ public final class MashupServer {
             return 2;
         }
         if (stubs != null) {
-            // Already started: as a managed bean it stops after the server.
-            server.addBean(stubs.server(), true);
+            // Stopped once the server has stopped — not a bean of it: a graceful stop shuts down every
+            // Graceful bean in the server's tree at once, so the demo partners' connectors would refuse
+            // the calls of the very mashups the drain waits for.
+            PartnerStubs demoPartners = stubs;
+            server.addEventListener(new LifeCycle.Listener() {
+                @Override
+                public void lifeCycleStopped(LifeCycle event) {
+                    demoPartners.close();
+                }
+            });
         }
         server.setStopAtShutdown(true);
         try {
