@@ -49,8 +49,9 @@ class StandaloneJarIT {
         client.stop();
     }
 
+    /** Live threads from /metrics; generous bound: a cold server in a burst on a busy machine is slow to answer. */
     private int liveThreads(JarProcess jar) throws Exception {
-        String metrics = client.newRequest(jar.uri.resolve("/metrics")).timeout(10, TimeUnit.SECONDS).send()
+        String metrics = client.newRequest(jar.uri.resolve("/metrics")).timeout(60, TimeUnit.SECONDS).send()
                 .getContentAsString();
         Matcher m = LIVE.matcher(metrics.replace(".0\n", "\n"));
         assertTrue(m.find(), metrics);
