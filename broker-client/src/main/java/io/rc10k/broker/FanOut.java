@@ -27,6 +27,13 @@ import org.eclipse.jetty.util.thread.Scheduler;
  *         .thenAccept(result -> respond(result.outcomes()));
  * }</pre>
  *
+ * <p>A call may be required ({@link #call(String, String, String, HttpFields, ExchangeListener, boolean)}):
+ * when a required call ends other than {@link Outcome.Kind#OK} — an error status, a timeout, a failed
+ * connection, anything — the fan-out does not wait for the rest: every unfinished exchange is cancelled
+ * at once (CANCELLED; its HTTP/1.1 connection closed, its HTTP/2 stream reset), and the result, which
+ * still holds one outcome per call, names the required call that failed first
+ * ({@link FanOutResult#failedRequired()}). An all-or-nothing fan-out is one whose calls are all required.</p>
+ *
  * <p>Not thread-safe while calls are being added; {@link #start()} once. The result stage completes
  * on a pool thread — or on the scheduler thread when an exchange's own call timeout ended it, as
  * Jetty fires those there; the fan-out's deadline timer only hands its aborts to the pool — and never
@@ -38,6 +45,7 @@ public final class FanOut {
     private final Executor executor;
     private final Duration deadline;
     private final List<RealExchange> exchanges = new ArrayList<>();
+    private final List<Boolean> required = new ArrayList<>();
     private final AtomicBoolean started = new AtomicBoolean();
 
     FanOut(BrokerClient broker, Scheduler scheduler, Executor executor, Duration deadline) {
@@ -64,10 +72,20 @@ public final class FanOut {
      */
     public FanOut call(String partner, String method, String pathAndQuery, HttpFields headers,
             ExchangeListener listener) {
+        return call(partner, method, pathAndQuery, headers, listener, false);
+    }
+
+    /**
+     * @param headers  extra request headers, or null; the caller decides what to forward
+     * @param required when true, this call's failure ends the fan-out at once and cancels the others
+     */
+    public FanOut call(String partner, String method, String pathAndQuery, HttpFields headers,
+            ExchangeListener listener, boolean required) {
         if (started.get()) {
             throw new IllegalStateException("fan-out already started");
         }
         exchanges.add(broker.newExchange(partner, method, pathAndQuery, headers, listener));
+        this.required.add(required);
         return this;
     }
 
@@ -88,6 +106,7 @@ public final class FanOut {
             return result;
         }
         AtomicInteger remaining = new AtomicInteger(outcomes.length);
+        AtomicInteger failedRequired = new AtomicInteger(-1);
         AtomicBoolean deadlineHit = new AtomicBoolean();
         // The timer thread only hands the aborts to the pool: completions and their dependents never
         // run on the one scheduler thread that every deadline shares.
@@ -97,13 +116,18 @@ public final class FanOut {
         }), deadline.toNanos(), TimeUnit.NANOSECONDS);
         for (int i = 0; i < outcomes.length; i++) {
             int slot = i;
+            boolean mustSucceed = required.get(i);
             exchanges.get(i).outcome().whenComplete((outcome, never) -> {
                 outcomes[slot] = outcome;
+                // The first required call to fail decides; the others' cancellations complete their outcomes.
+                if (mustSucceed && outcome.kind() != Outcome.Kind.OK && failedRequired.compareAndSet(-1, slot)) {
+                    exchanges.forEach(RealExchange::cancel);
+                }
                 // The decrement that reaches zero happens once; it alone completes the fan-out.
                 if (remaining.decrementAndGet() == 0) {
                     timer.cancel();
                     result.complete(new FanOutResult(List.copyOf(Arrays.asList(outcomes)),
-                            System.nanoTime() - startNanos, deadlineHit.get()));
+                            System.nanoTime() - startNanos, deadlineHit.get(), failedRequired.get()));
                 }
             });
         }

@@ -8,8 +8,14 @@ import java.util.List;
  * @param outcomes      one per call, in call order
  * @param elapsedNanos  from start until the last exchange ended or the deadline fired
  * @param deadlineHit   true when the deadline fired before every exchange had ended
+ * @param failedRequired the index of the required call whose failure ended the fan-out early (the
+ *                       first to fail), or -1 when no required call failed
  */
-public record FanOutResult(List<Outcome> outcomes, long elapsedNanos, boolean deadlineHit) {
+public record FanOutResult(List<Outcome> outcomes, long elapsedNanos, boolean deadlineHit, int failedRequired) {
+
+    public FanOutResult(List<Outcome> outcomes, long elapsedNanos, boolean deadlineHit) {
+        this(outcomes, elapsedNanos, deadlineHit, -1);
+    }
 
     public long elapsedMillis() {
         return elapsedNanos / 1_000_000;

@@ -68,6 +68,65 @@ class FanOutTest {
         assertEquals(0, broker.exchangesInFlight());
     }
 
+    @ParameterizedTest
+    @EnumSource(Partner.Protocol.class)
+    void aFailedRequiredCallEndsTheFanOutAndCancelsTheOthers(Partner.Protocol protocol) throws Exception {
+        String p = protocol == Partner.Protocol.H2C ? "h2c" : "h1";
+        // The slow calls would hold the fan-out for its whole 60 s deadline; the test's own bound is 30 s.
+        FanOutResult result = broker.fanOut(Duration.ofSeconds(60))
+                .call(p, "GET", "stub?delay=60000", null, ExchangeListener.NONE, false)
+                .call(p, "GET", "stub?status=503", null, ExchangeListener.NONE, true)
+                .call(p, "GET", "stub?delay=60000", null, ExchangeListener.NONE, true)
+                .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        assertEquals(List.of(Outcome.Kind.CANCELLED, Outcome.Kind.HTTP_ERROR, Outcome.Kind.CANCELLED),
+                result.outcomes().stream().map(Outcome::kind).toList());
+        assertEquals(1, result.failedRequired());
+        assertFalse(result.deadlineHit());
+        ExchangeTest.awaitCondition(() -> broker.stats(p).connectionsActive() == 0,
+                "a cancelled call's connection is still busy: " + broker.stats(p));
+        assertEquals(0, broker.exchangesInFlight());
+    }
+
+    @Test
+    void aRequiredCallThatSucceedsChangesNothing() throws Exception {
+        FanOutResult result = broker.fanOut(Duration.ofSeconds(30))
+                .call("h1", "GET", "stub?status=500", null, ExchangeListener.NONE, false)
+                .call("h2c", "GET", "stub?delay=200", null, ExchangeListener.NONE, true)
+                .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        // The optional call's failure does not end anything; the required one answered.
+        assertEquals(List.of(Outcome.Kind.HTTP_ERROR, Outcome.Kind.OK),
+                result.outcomes().stream().map(Outcome::kind).toList());
+        assertEquals(-1, result.failedRequired());
+    }
+
+    @Test
+    void aRequiredCallRefusedAtStartCancelsCallsNotYetStarted() throws Exception {
+        // "nowhere" refuses connections: the first call fails at connect; the second must not outlive it.
+        try (var closed = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            int port = closed.getLocalPort();
+            closed.close();
+            BrokerClient refusing = BrokerClient.builder()
+                    .partner(Partner.builder("nowhere", "http://127.0.0.1:" + port).retries(0)
+                            .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
+                    .partner(Partner.builder("stub", stubs.uri().toString())
+                            .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
+                    .build();
+            refusing.start();
+            try {
+                FanOutResult result = refusing.fanOut(Duration.ofSeconds(60))
+                        .call("nowhere", "GET", "stub", null, ExchangeListener.NONE, true)
+                        .call("stub", "GET", "stub?delay=60000", null, ExchangeListener.NONE, false)
+                        .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
+                assertEquals(List.of(Outcome.Kind.CONNECT_FAILED, Outcome.Kind.CANCELLED),
+                        result.outcomes().stream().map(Outcome::kind).toList());
+                assertEquals(0, result.failedRequired());
+                assertEquals(0, refusing.exchangesInFlight());
+            } finally {
+                refusing.stop();
+            }
+        }
+    }
+
     @Test
     void deadlineCompletionsRunOnThePoolNotTheSchedulerThread() throws Exception {
         String[] thread = new String[1];

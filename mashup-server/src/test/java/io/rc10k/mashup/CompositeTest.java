@@ -55,6 +55,33 @@ class CompositeTest {
     }
 
     @Test
+    void aFailedRequiredPartDecidesTheStatusAndIsNamed() throws Exception {
+        List<String> names = List.of("a", "b", "c");
+        boolean[] required = {false, true, true};
+        Composite.Response failed = Composite.compose("m", names, List.of(ok("a", "application/json", "{}"),
+                failed("b", Outcome.Kind.RESET), failed("c", Outcome.Kind.CANCELLED)), null, required, 1, 5);
+        assertEquals(502, failed.status());
+        assertEquals("failed", failed.outcome());
+        assertEquals("b", body(failed).get("failedRequired").asText());
+        // The fan-out's word decides which required part caused it, not the order of the parts.
+        Composite.Response timedOut = Composite.compose("m", names, List.of(ok("a", "application/json", "{}"),
+                failed("b", Outcome.Kind.CANCELLED), failed("c", Outcome.Kind.TIMEOUT)), null, required, 2, 5);
+        assertEquals(504, timedOut.status());
+        assertEquals("timeout", timedOut.outcome());
+        assertEquals("c", body(timedOut).get("failedRequired").asText());
+        // Without the fan-out's word, the first required part that is not a success decides.
+        Composite.Response garbled = Composite.compose("m", names, List.of(ok("a", "application/json", "{}"),
+                ok("b", "application/json", "{"), ok("c", "application/json", "{}")), null, required, -1, 5);
+        assertEquals(502, garbled.status());
+        assertEquals("b", body(garbled).get("failedRequired").asText());
+        // Required parts that all succeed change nothing.
+        Composite.Response fine = Composite.compose("m", names, List.of(failed("a", Outcome.Kind.RESET),
+                ok("b", "application/json", "{}"), ok("c", "application/json", "{}")), null, required, -1, 5);
+        assertEquals(200, fine.status());
+        assertFalse(body(fine).has("failedRequired"));
+    }
+
+    @Test
     void everyPartTimedOutIs504AndEveryPartFailedIs502() {
         assertEquals(504, Composite.compose("m", List.of("a", "b"), List.of(failed("a", Outcome.Kind.TIMEOUT),
                 failed("b", Outcome.Kind.TIMEOUT)), 1).status());

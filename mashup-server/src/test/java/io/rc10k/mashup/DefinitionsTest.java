@@ -1,6 +1,7 @@
 package io.rc10k.mashup;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,7 +23,7 @@ class DefinitionsTest {
                   "parameters": {"city": {"required": true}, "days": {"default": "3", "maxLength": 2}},
                   "calls": [
                     {"partner": "weather", "template": "/weather?city={city}&days={days}"},
-                    {"name": "stay", "partner": "hotels", "template": "/hotels?city={city}", "forwardHeaders": ["Authorization"]}
+                    {"name": "stay", "partner": "hotels", "template": "/hotels?city={city}", "forwardHeaders": ["Authorization"], "required": true}
                   ]
                 }
               }
@@ -43,6 +44,8 @@ class DefinitionsTest {
         assertEquals(1500, travel.deadline().toMillis());
         assertEquals("weather", travel.calls().get(0).name(), "a call is named after its partner by default");
         assertEquals(List.of("Authorization"), travel.calls().get(1).forwardHeaders());
+        assertFalse(travel.calls().get(0).required(), "a call is optional by default");
+        assertTrue(travel.calls().get(1).required());
         assertEquals("3", travel.parameters().get("days").defaultValue());
     }
 
@@ -86,6 +89,16 @@ class DefinitionsTest {
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("mashups.travel.calls[2].template:")),
                 problems.toString());
         assertTrue(problems.size() >= 7, problems.toString());
+    }
+
+    @Test
+    void requiredMustBeABoolean() {
+        String json = """
+                {"partners": {"p": {"baseUri": "http://127.0.0.1:9"}},
+                 "mashups": {"m": {"calls": [{"partner": "p", "template": "/x", "required": "yes"}]}}}
+                """;
+        DefinitionException e = assertThrows(DefinitionException.class, () -> DefinitionsJson.parse(json, "x"));
+        assertEquals(List.of("mashups.m.calls[0].required: \"yes\" (accepted: true or false)"), e.problems());
     }
 
     @Test

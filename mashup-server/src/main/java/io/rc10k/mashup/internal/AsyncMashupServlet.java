@@ -49,7 +49,8 @@ public final class AsyncMashupServlet extends MashupServlet {
         FanOut fanOut = broker.fanOut(route.mashup().deadline());
         for (MashupRouter.Call call : route.calls()) {
             try {
-                fanOut.call(call.partner(), "GET", call.pathAndQuery(), call.headers(), ExchangeListener.NONE);
+                fanOut.call(call.partner(), "GET", call.pathAndQuery(), call.headers(), ExchangeListener.NONE,
+                        call.required());
             } catch (IllegalArgumentException e) {
                 rejectCall(response, route, call);
                 return;
@@ -107,7 +108,7 @@ public final class AsyncMashupServlet extends MashupServlet {
         void partsArrived(FanOutResult result) {
             long begin = System.nanoTime();
             try {
-                composite = compose(route, result.outcomes(), start);
+                composite = compose(route, result.outcomes(), result.failedRequired(), start);
                 outcome = composite.outcome();
             } catch (RuntimeException e) {
                 LOG.warn("mashup {}: the composite could not be composed", route.mashup().name(), e);

@@ -9,12 +9,15 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -22,7 +25,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * outbound call blocks a thread of its own ({@link CallThreads}) until its answer — the paper's
  * Eq. 1 design, n = N·(1 + c). At the deadline unfinished exchanges are expired (TIMEOUT), exactly
  * as the async FanOut does; expiry ends each call thread's wait, so no thread outlives its call.
- * One grace bound (deadline + 5 s) covers the whole request, however many calls it has.
+ * One grace bound (deadline + 5 s) covers the whole request, however many calls it has. When a
+ * required call fails, the request's thread wakes at once, cancels the other calls (a call thread
+ * that has not started its exchange yet does not start it) and answers.
  */
 public final class BlockingMashupServlet extends MashupServlet {
     /** How long past the deadline a request waits for its expired calls to end before it answers anyway. */
@@ -52,21 +57,42 @@ public final class BlockingMashupServlet extends MashupServlet {
         }
         metrics.requestBegun();
         List<Outcome> outcomes = new ArrayList<>();
+        AtomicInteger failedRequired = new AtomicInteger(-1);
         try {
             List<MashupRouter.Call> calls = route.calls();
             AtomicReferenceArray<Exchange> exchanges = new AtomicReferenceArray<>(calls.size());
+            AtomicBoolean stopped = new AtomicBoolean();
+            CompletableFuture<Void> requiredFailed = new CompletableFuture<>();
             List<CompletableFuture<Outcome>> answers = new ArrayList<>(calls.size());
             for (int i = 0; i < calls.size(); i++) {
-                answers.add(startCall(calls.get(i), exchanges, i));
+                CompletableFuture<Outcome> answer = startCall(calls.get(i), exchanges, i, stopped);
+                if (calls.get(i).required()) {
+                    int slot = i;
+                    answer.thenAccept(o -> {
+                        if (o.kind() != Outcome.Kind.OK && failedRequired.compareAndSet(-1, slot)) {
+                            requiredFailed.complete(null);
+                        }
+                    });
+                }
+                answers.add(answer);
             }
             long deadline = start + route.mashup().deadline().toNanos();
             long grace = deadline + TimeUnit.MILLISECONDS.toNanos(SAFETY_MARGIN_MILLIS);
+            if (route.required() != null && awaitRequiredFailure(answers, requiredFailed, deadline)) {
+                stopped.set(true);
+                for (int i = 0; i < calls.size(); i++) {
+                    Exchange exchange = exchanges.get(i);
+                    if (exchange != null) {
+                        exchange.cancel();
+                    }
+                }
+            }
             for (int i = 0; i < calls.size(); i++) {
                 outcomes.add(await(answers.get(i), exchanges, i, calls.get(i), deadline, grace));
             }
         } finally {
             try {
-                answer(response, route, outcomes, start);
+                answer(response, route, outcomes, failedRequired.get(), start);
             } finally {
                 // D = S here: the request's thread is held for the whole request.
                 metrics.threadHeld(route.mashup().name(), System.nanoTime() - start);
@@ -74,13 +100,38 @@ public final class BlockingMashupServlet extends MashupServlet {
         }
     }
 
+    /**
+     * Waits until every call has ended, a required call has failed, or the deadline; true only for a
+     * required call's failure.
+     */
+    private static boolean awaitRequiredFailure(List<CompletableFuture<Outcome>> answers,
+            CompletableFuture<Void> requiredFailed, long deadline) {
+        try {
+            CompletableFuture.anyOf(CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)), requiredFailed)
+                    .get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            // The deadline, or a call thread's failure: each call's own wait below deals with it.
+        }
+        return requiredFailed.isDone();
+    }
+
+    /** Starts one call on a call thread; once {@code stopped} is set, a call not yet started never starts. */
     private CompletableFuture<Outcome> startCall(MashupRouter.Call call, AtomicReferenceArray<Exchange> exchanges,
-            int slot) {
+            int slot, AtomicBoolean stopped) {
         try {
             return CompletableFuture.supplyAsync(() -> {
+                if (stopped.get()) {
+                    return Outcome.failure(call.partner(), Outcome.Kind.CANCELLED, 0,
+                            new CancellationException("a required part failed first"), 0, 0);
+                }
                 Exchange exchange = broker.exchange(call.partner(), "GET", call.pathAndQuery(), call.headers(),
                         ExchangeListener.NONE);
                 exchanges.set(slot, exchange);
+                if (stopped.get()) {
+                    exchange.cancel();
+                }
                 // Blocks this call's own thread until the outcome: that is the point of the mode.
                 return exchange.outcome().toCompletableFuture().join();
             }, callThreads);

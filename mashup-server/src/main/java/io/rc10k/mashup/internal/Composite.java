@@ -25,7 +25,9 @@ import java.util.Locale;
  *
  * A JSON body is checked with a streaming parser and embedded as it is (never turned into objects);
  * a {@code text/*} body becomes a string; anything else is a part error. Status: 200 when at least
- * one part succeeded, 504 when every part timed out, 502 otherwise. Thread-safe (stateless).
+ * one part succeeded, 504 when every part timed out, 502 otherwise — unless a required part failed:
+ * then 502, or 504 when it timed out, and {@code "failedRequired"} names that part (the first to fail).
+ * Thread-safe (stateless).
  */
 public final class Composite {
     private static final JsonFactory JSON = new JsonFactory();
@@ -49,17 +51,38 @@ public final class Composite {
     /** The composite with each part's span id ({@code spanIds}: in part order, or null for none). */
     public static Response compose(String mashup, List<String> names, List<Outcome> outcomes, long[] spanIds,
             long elapsedMillis) {
+        return compose(mashup, names, outcomes, spanIds, null, -1, elapsedMillis);
+    }
+
+    /**
+     * The composite of a mashup with required parts.
+     *
+     * @param required       which parts are required, in part order; null when none is
+     * @param failedRequired the required part that failed first, as the fan-out saw it; -1 for none (then
+     *                       the first required part that is not a success, if any, decides)
+     */
+    public static Response compose(String mashup, List<String> names, List<Outcome> outcomes, long[] spanIds,
+            boolean[] required, int failedRequired, long elapsedMillis) {
         Part[] parts = new Part[outcomes.size()];
         int ok = 0;
         int timeouts = 0;
+        int cause = failedRequired;
         for (int i = 0; i < parts.length; i++) {
             parts[i] = judge(names.get(i), outcomes.get(i));
             ok += parts[i].ok() ? 1 : 0;
             timeouts += "timeout".equals(parts[i].error()) ? 1 : 0;
+            if (cause < 0 && required != null && required[i] && !parts[i].ok()) {
+                cause = i;
+            }
         }
         boolean complete = ok == parts.length;
-        int status = ok > 0 ? 200 : timeouts == parts.length ? 504 : 502;
-        String outcome = complete ? "complete" : ok > 0 ? "partial" : status == 504 ? "timeout" : "failed";
+        int status;
+        if (cause >= 0) {
+            status = "timeout".equals(parts[cause].error()) ? 504 : 502;
+        } else {
+            status = ok > 0 ? 200 : timeouts == parts.length ? 504 : 502;
+        }
+        String outcome = complete ? "complete" : status == 200 ? "partial" : status == 504 ? "timeout" : "failed";
 
         // The frame, ~100 bytes of fields per part (~130 with its span id), and the bodies: one buffer, never regrown.
         int perPart = spanIds == null ? 128 : 160;
@@ -67,7 +90,12 @@ public final class Composite {
                 .mapToInt(o -> o.body().length).sum());
         write(out, "{\"mashup\":");
         quote(out, mashup);
-        write(out, ",\"complete\":" + complete + ",\"elapsedMillis\":" + elapsedMillis + ",\"parts\":{");
+        write(out, ",\"complete\":" + complete);
+        if (cause >= 0) {
+            write(out, ",\"failedRequired\":");
+            quote(out, parts[cause].name());
+        }
+        write(out, ",\"elapsedMillis\":" + elapsedMillis + ",\"parts\":{");
         byte[] hex = spanIds == null ? null : new byte[16];
         for (int i = 0; i < parts.length; i++) {
             Part part = parts[i];

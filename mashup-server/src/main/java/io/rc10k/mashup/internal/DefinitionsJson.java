@@ -34,7 +34,7 @@ public final class DefinitionsJson {
             "window", "coolDownMillis");
     private static final Set<String> MASHUP = Set.of("path", "deadlineMillis", "parameters", "calls");
     private static final Set<String> PARAMETER = Set.of("required", "default", "maxLength");
-    private static final Set<String> CALL = Set.of("name", "partner", "template", "forwardHeaders");
+    private static final Set<String> CALL = Set.of("name", "partner", "template", "forwardHeaders", "required");
 
     private DefinitionsJson() {
     }
@@ -209,8 +209,13 @@ public final class DefinitionsJson {
                     forward.forEach(h -> headers.add(h.asText()));
                 }
             }
+            JsonNode required = call.get("required");
+            if (required != null && !required.isBoolean()) {
+                problems.add(cat + ".required: " + required + " (accepted: true or false)");
+            }
             if (partner != null && template != null) {
-                b.call(new CallDefinition(callName != null ? callName : partner, partner, template, headers));
+                b.call(new CallDefinition(callName != null ? callName : partner, partner, template, headers,
+                        required != null && required.asBoolean()));
             }
         }
         return b.build();

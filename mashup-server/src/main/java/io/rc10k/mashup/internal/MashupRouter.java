@@ -25,14 +25,16 @@ public final class MashupRouter {
      * One outbound call, ready for the broker: its headers are the forwarded ones plus its trace
      * context ({@code traceparent} with the call's own span id, and {@code tracestate} if any).
      */
-    public record Call(String part, String partner, String pathAndQuery, HttpFields headers) {
+    public record Call(String part, String partner, String pathAndQuery, HttpFields headers, boolean required) {
     }
 
     /**
-     * A request that resolved to a mashup; {@code partNames} are its calls' names and {@code spanIds}
+     * A request that resolved to a mashup; {@code partNames} are its calls' names, {@code required} which
+     * of them are required (null when none is: shared, never modified), and {@code spanIds}
      * their span ids, in call order; {@code trace} is the request's trace context.
      */
-    public record Route(MashupDefinition mashup, List<Call> calls, List<String> partNames, TraceContext trace,
+    public record Route(MashupDefinition mashup, List<Call> calls, List<String> partNames, boolean[] required,
+            TraceContext trace,
             long[] spanIds) {
     }
 
@@ -71,7 +73,7 @@ public final class MashupRouter {
      * variables that fill path segments (where {@code .} and {@code ..} are refused), its part names.
      */
     private record Compiled(MashupDefinition mashup, String[] segments, List<UriTemplate> templates,
-            Set<String> inPathSegments, List<String> partNames) {
+            Set<String> inPathSegments, List<String> partNames, boolean[] required) {
     }
 
     private final List<Compiled> mashups = new ArrayList<>();
@@ -82,8 +84,19 @@ public final class MashupRouter {
             Set<String> inPathSegments = new LinkedHashSet<>(Definitions.pathVariables(m.path()));
             templates.forEach(t -> inPathSegments.addAll(t.pathVariables()));
             mashups.add(new Compiled(m, m.path().substring(1).split("/"), templates, Set.copyOf(inPathSegments),
-                    m.calls().stream().map(CallDefinition::name).toList()));
+                    m.calls().stream().map(CallDefinition::name).toList(), required(m)));
         }
+    }
+
+    /** Which calls are required, in call order; null when none is. */
+    private static boolean[] required(MashupDefinition m) {
+        boolean[] required = new boolean[m.calls().size()];
+        boolean any = false;
+        for (int i = 0; i < required.length; i++) {
+            required[i] = m.calls().get(i).required();
+            any |= required[i];
+        }
+        return any ? required : null;
     }
 
     public Route route(HttpServletRequest request) throws Rejection {
@@ -178,9 +191,9 @@ public final class MashupRouter {
             CallDefinition call = m.calls().get(i);
             spanIds[i] = TraceContext.newSpanId();
             calls.add(new Call(call.name(), call.partner(), c.templates().get(i).expand(values),
-                    headers(call, request, trace, spanIds[i])));
+                    headers(call, request, trace, spanIds[i]), call.required()));
         }
-        return new Route(m, calls, c.partNames(), trace, spanIds);
+        return new Route(m, calls, c.partNames(), c.required(), trace, spanIds);
     }
 
     /** The call's forwarded headers and its trace context: one small list, sized to fit. */

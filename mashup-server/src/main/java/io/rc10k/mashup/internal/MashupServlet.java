@@ -52,7 +52,8 @@ abstract class MashupServlet extends HttpServlet {
      * Composes the answer and counts its partner calls. Missing outcomes (a call that never started)
      * count as cancelled. Pure CPU: safe on any thread.
      */
-    protected Composite.Response compose(MashupRouter.Route route, List<Outcome> outcomes, long startNanos) {
+    protected Composite.Response compose(MashupRouter.Route route, List<Outcome> outcomes, int failedRequired,
+            long startNanos) {
         List<Outcome> all = outcomes;
         if (outcomes.size() < route.calls().size()) {
             all = new ArrayList<>(outcomes);
@@ -64,8 +65,8 @@ abstract class MashupServlet extends HttpServlet {
         for (Outcome outcome : all) {
             metrics.partnerCall(outcome);
         }
-        return Composite.compose(route.mashup().name(), route.partNames(), all, route.spanIds(),
-                (System.nanoTime() - startNanos) / 1_000_000);
+        return Composite.compose(route.mashup().name(), route.partNames(), all, route.spanIds(), route.required(),
+                failedRequired, (System.nanoTime() - startNanos) / 1_000_000);
     }
 
     /**
@@ -73,10 +74,10 @@ abstract class MashupServlet extends HttpServlet {
      * in-flight count whatever happens. Call on a thread that may block (the blocking modes).
      */
     protected void answer(HttpServletResponse response, MashupRouter.Route route, List<Outcome> outcomes,
-            long startNanos) throws IOException {
+            int failedRequired, long startNanos) throws IOException {
         String outcome = "server_error";
         try {
-            Composite.Response composite = compose(route, outcomes, startNanos);
+            Composite.Response composite = compose(route, outcomes, failedRequired, startNanos);
             outcome = composite.outcome();
             response.setHeader("Mashup-Complete", Boolean.toString(composite.complete()));
             response.setHeader(TraceContext.TRACERESPONSE, route.trace().traceresponse());

@@ -1,0 +1,161 @@
+package io.rc10k.mashup;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rc10k.broker.BrokerClient;
+import io.rc10k.broker.Partner;
+import io.rc10k.stubs.PartnerStubs;
+import io.rc10k.stubs.StubOptions;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.eclipse.jetty.client.ContentResponse;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Required parts in every mode, against real partner stubs: a required part that fails ends the
+ * mashup at once — the other calls cancelled, their connections closed — and the composite names it.
+ * In the failing mashup the other calls would take 60 s and the deadline is 60 s, while the test waits
+ * at most 30 s for the answer: without the feature the answer could not come in time.
+ */
+class RequiredPartsTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static PartnerStubs stubs;
+    private static Definitions definitions;
+
+    @BeforeAll
+    static void start() throws Exception {
+        stubs = PartnerStubs.start(StubOptions.builder().h2c(true).build());
+        String base = stubs.uri().toString();
+        definitions = Definitions.builder()
+                // No breaker: the failing calls are the point; retries off so that one failure is one call.
+                .partner(Partner.builder("stub", base).retries(0).callTimeout(Duration.ofSeconds(90))
+                        .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
+                .mashup(MashupDefinition.builder("late").deadline(Duration.ofMillis(500))
+                        .call("fast", "stub", "/stub")
+                        .call(new CallDefinition("account", "stub", "/stub?delay=60000", List.of(), true))
+                        .build())
+                .mashup(MashupDefinition.builder("optionalFails").deadline(Duration.ofSeconds(30))
+                        .call("broken", "stub", "/stub?status=500")
+                        .call(new CallDefinition("account", "stub", "/stub?id=ok", List.of(), true))
+                        .build())
+                .mashup(MashupDefinition.builder("garbled").deadline(Duration.ofSeconds(30))
+                        .call("fine", "stub", "/stub")
+                        .call(new CallDefinition("account", "stub", "/stub?fault=malformed-json", List.of(), true))
+                        .build())
+                .build();
+    }
+
+    @AfterAll
+    static void stop() {
+        stubs.close();
+    }
+
+    private static ContentResponse get(TestServer server, String mashup) throws Exception {
+        return server.client.newRequest(server.uri.resolve("/mashup/" + mashup)).timeout(30, TimeUnit.SECONDS).send();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void aFailedRequiredPartAnswers502AtOnceAndCancelsTheOtherCalls(Mode mode) throws Exception {
+        // Stubs of its own, so that every connection they count is this test's.
+        try (PartnerStubs own = PartnerStubs.start(StubOptions.builder().h2c(true).build());
+                TestServer server = TestServer.start(mode, failing(own))) {
+            BrokerClient broker = server.server.getBean(BrokerClient.class);
+            ContentResponse response = get(server, "failing");
+            assertEquals(502, response.getStatus(), response.getContentAsString());
+            assertEquals("false", response.getHeaders().get("Mashup-Complete"));
+            JsonNode body = JSON.readTree(response.getContent());
+            assertEquals("account", body.get("failedRequired").asText(), body.toString());
+            assertFalse(body.get("complete").asBoolean());
+            assertEquals(503, body.at("/parts/account/status").asInt(), body.toString());
+            assertEquals("http_error", body.at("/parts/account/error").asText(), body.toString());
+            assertEquals("cancelled", body.at("/parts/slow/error").asText(), body.toString());
+            assertEquals("cancelled", body.at("/parts/slow2/error").asText(), body.toString());
+            // No connection carries a call any more: the cancelled HTTP/1.1 call's connection was closed,
+            // the cancelled h2c stream reset. Without the cancel both would stay busy for the 60 s delay.
+            awaitCondition(() -> broker.stats("stub").connectionsActive() == 0 && broker.stats("h2").connectionsActive() == 0,
+                    () -> "a cancelled call still holds a connection: " + broker.stats("stub") + broker.stats("h2"));
+            // At the partner, only the required call was answered (the others could not be before 60 s).
+            awaitCondition(() -> own.stats().served() >= 1, () -> "the stubs never answered: " + own.stats().toJson());
+            assertEquals(1, own.stats().served(), own.stats().toJson());
+            awaitCondition(() -> broker.exchangesInFlight() == 0, () -> broker.exchangesInFlight() + " exchanges in flight");
+            String metrics = server.client.GET(server.uri.resolve("/metrics")).getContentAsString();
+            assertTrue(metrics.contains("mashup_requests_total{mashup=\"failing\",outcome=\"failed\"} 1.0"), metrics);
+        }
+    }
+
+    private static Definitions failing(PartnerStubs own) throws DefinitionException {
+        String base = own.uri().toString();
+        return Definitions.builder()
+                // No breaker and no retry: one failure is one call.
+                .partner(Partner.builder("stub", base).retries(0).callTimeout(Duration.ofSeconds(90))
+                        .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
+                .partner(Partner.builder("h2", base).protocol(Partner.Protocol.H2C).callTimeout(Duration.ofSeconds(90))
+                        .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
+                .mashup(MashupDefinition.builder("failing").deadline(Duration.ofSeconds(60))
+                        .call("slow", "stub", "/stub?delay=60000")
+                        .call(new CallDefinition("account", "stub", "/stub?status=503", List.of(), true))
+                        .call("slow2", "h2", "/stub?delay=60000")
+                        .build())
+                .build();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void aRequiredPartThatMissesTheDeadlineAnswers504(Mode mode) throws Exception {
+        try (TestServer server = TestServer.start(mode, definitions)) {
+            ContentResponse response = get(server, "late");
+            assertEquals(504, response.getStatus(), response.getContentAsString());
+            JsonNode body = JSON.readTree(response.getContent());
+            assertEquals("account", body.get("failedRequired").asText(), body.toString());
+            assertEquals("timeout", body.at("/parts/account/error").asText(), body.toString());
+            // Without the rule, one good part of two would be a 200 partial answer.
+            assertEquals(200, body.at("/parts/fast/status").asInt(), body.toString());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void anOptionalPartsFailureLeavesTheAnswerPartial(Mode mode) throws Exception {
+        try (TestServer server = TestServer.start(mode, definitions)) {
+            ContentResponse response = get(server, "optionalFails");
+            assertEquals(200, response.getStatus(), response.getContentAsString());
+            JsonNode body = JSON.readTree(response.getContent());
+            assertFalse(body.has("failedRequired"), body.toString());
+            assertEquals("ok", body.at("/parts/account/body/id").asText(), body.toString());
+            assertEquals("http_error", body.at("/parts/broken/error").asText(), body.toString());
+        }
+    }
+
+    @Test
+    void aRequiredPartWithAnUnusableBodyFailsTheMashup() throws Exception {
+        try (TestServer server = TestServer.start(Mode.ASYNC, definitions)) {
+            ContentResponse response = get(server, "garbled");
+            assertEquals(502, response.getStatus(), response.getContentAsString());
+            JsonNode body = JSON.readTree(response.getContent());
+            assertEquals("account", body.get("failedRequired").asText(), body.toString());
+            assertEquals("malformed_json", body.at("/parts/account/error").asText(), body.toString());
+        }
+    }
+
+    private static void awaitCondition(BooleanSupplier condition, java.util.function.Supplier<String> message)
+            throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("not within 30 s: " + message.get());
+            }
+            Thread.sleep(20);
+        }
+    }
+}
