@@ -86,6 +86,17 @@ class StubServerTest {
         assertTrue(elapsedMillis >= 300, "answered after " + elapsedMillis + " ms, before its 300 ms delay");
     }
 
+    @Test
+    void firstDelayHoldsOnlyTheFirstRequestOfEachId() throws Exception {
+        // The body says which delay each request got: the first of an id its firstDelay, later ones delay.
+        assertEquals(150, json(get("/stub?id=hedge-1&firstDelay=150&delay=5")).get("delayMillis").asLong());
+        assertEquals(5, json(get("/stub?id=hedge-1&firstDelay=150&delay=5")).get("delayMillis").asLong());
+        assertEquals(150, json(get("/stub?id=hedge-2&firstDelay=150&delay=5")).get("delayMillis").asLong());
+        ContentResponse refused = get("/stub?firstDelay=100");
+        assertEquals(400, refused.getStatus());
+        assertTrue(refused.getContentAsString().contains("only with an id"), refused.getContentAsString());
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"uniform", "exponential", "lognormal"})
     void seededDistributionGivesTheSameDelayForTheSameSeed(String dist) throws Exception {

@@ -23,7 +23,7 @@ import org.eclipse.jetty.util.Fields;
  * @param cookie     {@code NAME=VALUE} to send back in a {@code Set-Cookie}, or null
  */
 public record Behaviour(Delay delay, Long seed, long bytes, int status, Fault fault, int dripBytes,
-        long dripMillis, String id, String city, boolean chunked, String cookie) {
+        long dripMillis, String id, String city, boolean chunked, String cookie, long firstDelay) {
     private static final Pattern COOKIE = Pattern.compile("[A-Za-z0-9_-]{1,64}=[A-Za-z0-9_.-]{0,128}");
 
     public static final int DEFAULT_DRIP_BYTES = 8;
@@ -36,7 +36,7 @@ public record Behaviour(Delay delay, Long seed, long bytes, int status, Fault fa
     private static final Pattern CITY = Pattern.compile("[\\p{L}][\\p{L} .'\\-]*");
 
     private static final List<String> COMMON = List.of("delay", "dist", "sigma", "seed", "status", "fault",
-            "dripBytes", "dripMillis", "id", "chunked", "cookie");
+            "dripBytes", "dripMillis", "id", "chunked", "cookie", "firstDelay");
 
     /** Parses the query of a {@code /stub} request ({@code city == false}) or of a named partner. */
     public static Behaviour parse(Fields query, boolean namedPartner) throws BadParameterException {
@@ -90,6 +90,11 @@ public record Behaviour(Delay delay, Long seed, long bytes, int status, Fault fa
         if (id != null && id.length() > MAX_ID_LENGTH) {
             throw new BadParameterException("id", abbreviate(id), "at most " + MAX_ID_LENGTH + " characters");
         }
+        long firstDelay = longParam(query, "firstDelay", 0, 0, StubOptions.MAX_DELAY_MILLIS, "milliseconds");
+        if (firstDelay > 0 && id == null) {
+            throw new BadParameterException("firstDelay", Long.toString(firstDelay), "only with an id: the first "
+                    + "request of each id waits firstDelay, later ones the usual delay");
+        }
         String city = null;
         if (namedPartner) {
             city = single(query, "city", false);
@@ -112,7 +117,7 @@ public record Behaviour(Delay delay, Long seed, long bytes, int status, Fault fa
                     + " the value)");
         }
         return new Behaviour(new Delay(dist, mean, sigma), seed, bytes, status, fault, dripBytes,
-                dripMillis, id, city, "true".equals(chunkedValue), cookie);
+                dripMillis, id, city, "true".equals(chunkedValue), cookie, firstDelay);
     }
 
     /**

@@ -2,7 +2,9 @@ package io.rc10k.stubs.internal;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.MimeTypes;
@@ -24,9 +26,12 @@ public final class StubHandler extends Handler.Abstract.NonBlocking {
     static final String ECHO = "/echo";
     private static final String PATHS = "[\"/stub\",\"/weather\",\"/hotels\",\"/flights\",\"/echo\",\"/stats\",\"/stats/reset\"]";
 
+    private static final int MAX_SEEN_IDS = 100_000;
     private final StubCounters counters;
     private final Random random;
     private final long maxStallMillis;
+    /** Ids whose first request has come, for {@code firstDelay}; bounded: forgotten all at once when full. */
+    private final Set<String> seenIds = ConcurrentHashMap.newKeySet();
 
     public StubHandler(StubCounters counters, long seed, long maxStallMillis) {
         this.counters = counters;
@@ -79,6 +84,9 @@ public final class StubHandler extends Handler.Abstract.NonBlocking {
         long delay = behaviour.seed() == null
                 ? behaviour.delay().sample(random)
                 : behaviour.delay().sample(new SplittableRandom(behaviour.seed()));
+        if (behaviour.firstDelay() > 0 && firstOf(behaviour.id())) {
+            delay = behaviour.firstDelay();
+        }
         Body body = named
                 ? Body.of(NamedPartners.body(path, behaviour.city()))
                 : stubBody(request, behaviour, delay);
@@ -89,6 +97,14 @@ public final class StubHandler extends Handler.Abstract.NonBlocking {
             return;
         }
         new Answer(request, response, callback, behaviour, body, maxStallMillis).start(delay);
+    }
+
+    /** True for the first request carrying {@code id} (since start, or since the set was last full). */
+    private boolean firstOf(String id) {
+        if (seenIds.size() >= MAX_SEEN_IDS) {
+            seenIds.clear();
+        }
+        return seenIds.add(id);
     }
 
     private static Fields query(Request request) throws BadParameterException {
