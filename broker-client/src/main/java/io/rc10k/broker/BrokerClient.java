@@ -181,6 +181,12 @@ public final class BrokerClient extends ContainerLifeCycle {
         return newExchange(partner, method, pathAndQuery, headers, listener).start();
     }
 
+    /** Starts one exchange now, hedged when {@code hedging} is not null (GET and HEAD only). */
+    public Exchange exchange(String partner, String method, String pathAndQuery, HttpFields headers,
+            ExchangeListener listener, Hedging hedging) {
+        return newExchange(partner, method, pathAndQuery, headers, listener, hedging).start();
+    }
+
     /** A fan-out to add calls to; nothing starts until {@link FanOut#start()}. */
     public FanOut fanOut(Duration deadline) {
         requireStarted();
@@ -189,6 +195,11 @@ public final class BrokerClient extends ContainerLifeCycle {
 
     RealExchange newExchange(String partnerName, String method, String pathAndQuery, HttpFields headers,
             ExchangeListener listener) {
+        return newExchange(partnerName, method, pathAndQuery, headers, listener, null);
+    }
+
+    RealExchange newExchange(String partnerName, String method, String pathAndQuery, HttpFields headers,
+            ExchangeListener listener, Hedging hedging) {
         requireStarted();
         PartnerState state = states.get(partnerName);
         if (state == null) {
@@ -207,8 +218,13 @@ public final class BrokerClient extends ContainerLifeCycle {
             }
         }
         URI uri = resolve(state.partner(), pathAndQuery);
-        return new RealExchange(http, state, method.toUpperCase(java.util.Locale.ROOT), uri,
-                headers == null ? null : fields -> fields.add(headers), listener, counter);
+        String upper = method.toUpperCase(java.util.Locale.ROOT);
+        if (hedging != null && !upper.equals("GET") && !upper.equals("HEAD")) {
+            throw new IllegalArgumentException("method " + upper + " cannot be hedged (accepted: GET, HEAD): a second "
+                    + "attempt would repeat its effect");
+        }
+        return new RealExchange(http, state, upper, uri, headers == null ? null : fields -> fields.add(headers),
+                listener, counter, hedging);
     }
 
     /**

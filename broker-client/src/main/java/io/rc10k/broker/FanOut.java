@@ -81,10 +81,18 @@ public final class FanOut {
      */
     public FanOut call(String partner, String method, String pathAndQuery, HttpFields headers,
             ExchangeListener listener, boolean required) {
+        return call(partner, method, pathAndQuery, headers, listener, required, null);
+    }
+
+    /**
+     * @param hedging when not null, the call is hedged ({@link Hedging}; GET and HEAD only)
+     */
+    public FanOut call(String partner, String method, String pathAndQuery, HttpFields headers,
+            ExchangeListener listener, boolean required, Hedging hedging) {
         if (started.get()) {
             throw new IllegalStateException("fan-out already started");
         }
-        exchanges.add(broker.newExchange(partner, method, pathAndQuery, headers, listener));
+        exchanges.add(broker.newExchange(partner, method, pathAndQuery, headers, listener, hedging));
         this.required.add(required);
         return this;
     }

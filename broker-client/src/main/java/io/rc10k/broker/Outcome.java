@@ -46,9 +46,18 @@ public final class Outcome {
     private final long elapsedNanos;
     private final int attempts;
     private final Throwable failure;
+    private final int hedges;
+    private final boolean hedgeWon;
 
     private Outcome(String partner, Kind kind, int status, String contentType, byte[] body, long elapsedNanos,
             int attempts, Throwable failure) {
+        this(partner, kind, status, contentType, body, elapsedNanos, attempts, failure, 0, false);
+    }
+
+    private Outcome(String partner, Kind kind, int status, String contentType, byte[] body, long elapsedNanos,
+            int attempts, Throwable failure, int hedges, boolean hedgeWon) {
+        this.hedges = hedges;
+        this.hedgeWon = hedgeWon;
         this.partner = partner;
         this.kind = kind;
         this.status = status;
@@ -119,9 +128,25 @@ public final class Outcome {
         return elapsedNanos / 1_000_000;
     }
 
-    /** Attempts made: 1, or more after retries. */
+    /** Attempts made: 1, or more after retries and hedges. */
     public int attempts() {
         return attempts;
+    }
+
+    /** Extra attempts sent because the call was hedged ({@link Hedging}); 0 for an unhedged call. */
+    public int hedges() {
+        return hedges;
+    }
+
+    /** True when a hedge, not the first attempt, answered the call. */
+    public boolean hedgeWon() {
+        return hedgeWon;
+    }
+
+    /** This outcome with its hedging counts. */
+    public Outcome withHedges(int hedges, boolean hedgeWon) {
+        return hedges == 0 && !hedgeWon ? this
+                : new Outcome(partner, kind, status, contentType, body, elapsedNanos, attempts, failure, hedges, hedgeWon);
     }
 
     /** The cause of a failure, or null. */

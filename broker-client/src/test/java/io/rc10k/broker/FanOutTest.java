@@ -127,6 +127,50 @@ class FanOutTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(Partner.Protocol.class)
+    void aHedgeWinsWhenOnlyTheFirstAttemptIsSlow(Partner.Protocol protocol) throws Exception {
+        String p = protocol == Partner.Protocol.H2C ? "h2c" : "h1";
+        // The stub holds the first request of this id for 60 s and answers later ones at once. Unhedged,
+        // the call would end TIMEOUT at its 10 s call timeout; the test waits at most 30 s.
+        String id = "hedge-" + protocol + "-" + System.nanoTime();
+        FanOutResult result = broker.fanOut(Duration.ofSeconds(60))
+                .call(p, "GET", "stub?firstDelay=60000&id=" + id, null, ExchangeListener.NONE, false,
+                        new Hedging(Duration.ofMillis(50), 2))
+                .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        Outcome outcome = result.outcomes().get(0);
+        assertEquals(Outcome.Kind.OK, outcome.kind(), outcome.toString());
+        assertTrue(outcome.hedgeWon(), outcome.toString());
+        assertTrue(outcome.hedges() >= 1, outcome.toString());
+        assertTrue(outcome.bodyAsString().contains(id), outcome.bodyAsString());
+        // The slow first attempt was cancelled: its connection closed (HTTP/1.1) or stream reset (h2c), and
+        // the hedge's admission given back.
+        ExchangeTest.awaitCondition(() -> broker.stats(p).connectionsActive() == 0,
+                "the first attempt still holds a connection: " + broker.stats(p));
+        ExchangeTest.awaitCondition(() -> broker.stats(p).inFlight() == 0, "admissions not given back: " + broker.stats(p));
+        assertEquals(0, broker.exchangesInFlight());
+    }
+
+    @Test
+    void aCallThatAnswersBeforeTheHedgeDelaySendsNoHedge() throws Exception {
+        Exchange exchange = broker.exchange("h1", "GET", "stub?id=prompt", null, ExchangeListener.NONE,
+                new Hedging(Duration.ofSeconds(20), 1));
+        Outcome outcome = exchange.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        assertEquals(Outcome.Kind.OK, outcome.kind());
+        assertEquals(0, outcome.hedges());
+        assertFalse(outcome.hedgeWon());
+        assertEquals(1, outcome.attempts());
+    }
+
+    @Test
+    void onlyReadsMayBeHedged() {
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> broker.exchange("h1", "POST", "stub", null, ExchangeListener.NONE,
+                        new Hedging(Duration.ofMillis(50), 1)));
+        assertTrue(e.getMessage().contains("cannot be hedged"), e.getMessage());
+        assertEquals(0, broker.exchangesInFlight());
+    }
+
     @Test
     void deadlineCompletionsRunOnThePoolNotTheSchedulerThread() throws Exception {
         String[] thread = new String[1];

@@ -1,5 +1,6 @@
 package io.rc10k.mashup;
 
+import io.rc10k.broker.Hedging;
 import java.util.List;
 
 /**
@@ -16,15 +17,23 @@ import java.util.List;
  * @param required       when true, the mashup cannot answer without this part: if its call fails or
  *                       misses the deadline, the mashup answers 502 (504 for the deadline) at once and
  *                       cancels the calls still running (false by default)
+ * @param hedging        when not null, the call is hedged: another attempt goes out when none has
+ *                       answered within {@link Hedging#after()}, the first answer wins (null by default)
  */
 public record CallDefinition(String name, String partner, String template, List<String> forwardHeaders,
-        boolean required) {
+        boolean required, Hedging hedging) {
     public CallDefinition {
         forwardHeaders = forwardHeaders == null ? List.of() : List.copyOf(forwardHeaders);
     }
 
-    /** A call that is not required. */
+    /** A call that is not hedged. */
+    public CallDefinition(String name, String partner, String template, List<String> forwardHeaders,
+            boolean required) {
+        this(name, partner, template, forwardHeaders, required, null);
+    }
+
+    /** A call that is neither required nor hedged. */
     public CallDefinition(String name, String partner, String template, List<String> forwardHeaders) {
-        this(name, partner, template, forwardHeaders, false);
+        this(name, partner, template, forwardHeaders, false, null);
     }
 }

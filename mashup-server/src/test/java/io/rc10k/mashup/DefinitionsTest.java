@@ -102,6 +102,29 @@ class DefinitionsTest {
     }
 
     @Test
+    void hedgingFieldsAreReadAndChecked() throws Exception {
+        Definitions d = DefinitionsJson.parse("""
+                {"partners": {"p": {"baseUri": "http://127.0.0.1:9"}},
+                 "mashups": {"m": {"calls": [{"partner": "p", "template": "/x", "hedgeAfterMillis": 50, "maxHedges": 2},
+                                             {"name": "plain", "partner": "p", "template": "/y"}]}}}
+                """, "x");
+        CallDefinition hedged = d.mashups().get("m").calls().get(0);
+        assertEquals(50, hedged.hedging().after().toMillis());
+        assertEquals(2, hedged.hedging().maxExtra());
+        assertEquals(null, d.mashups().get("m").calls().get(1).hedging(), "not hedged by default");
+        DefinitionException e = assertThrows(DefinitionException.class, () -> DefinitionsJson.parse("""
+                {"partners": {"p": {"baseUri": "http://127.0.0.1:9"}},
+                 "mashups": {"m": {"calls": [{"partner": "p", "template": "/x", "hedgeAfterMillis": 0},
+                                             {"partner": "p", "name": "b", "template": "/x", "maxHedges": 2},
+                                             {"partner": "p", "name": "c", "template": "/x", "hedgeAfterMillis": 9,
+                                              "maxHedges": 4}]}}}
+                """, "x"));
+        assertEquals(List.of("mashups.m.calls[0].hedgeAfterMillis: 0 (accepted: 1 to 60000)",
+                "mashups.m.calls[1].maxHedges: only with hedgeAfterMillis",
+                "mashups.m.calls[2].maxHedges: 4 (accepted: 1 to 3)"), e.problems());
+    }
+
+    @Test
     void theIssuesExampleMessageReadsExactly() {
         String json = """
                 {"partners": {"weather": {"baseUri": "http://127.0.0.1:1"}, "hotels": {"baseUri": "http://127.0.0.1:2"}},

@@ -2,6 +2,7 @@ package io.rc10k.broker.internal;
 
 import io.rc10k.broker.Exchange;
 import io.rc10k.broker.ExchangeListener;
+import io.rc10k.broker.Hedging;
 import io.rc10k.broker.Outcome;
 import io.rc10k.broker.Partner;
 import java.net.URI;
@@ -13,7 +14,10 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.eclipse.jetty.client.Connection;
 import org.eclipse.jetty.client.HttpClient;
@@ -23,6 +27,7 @@ import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.util.thread.Scheduler;
 import org.eclipse.jetty.util.thread.SerializedInvoker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,6 +44,11 @@ import org.slf4j.LoggerFactory;
  * "headers completed" even when the response overtakes the request's own success callback.
  * {@link #expire()} and {@link #cancel()} may come from any thread: they set a flag and abort the
  * current request; completion then comes through Jetty's callback.</p>
+ *
+ * <p>Hedging ({@link Hedging}): a timer sends one more attempt while none has answered, each admitted
+ * by the partner like an exchange of its own and released when it ends. The first attempt whose
+ * response headers arrive answers the exchange and aborts the others; an attempt that fails while
+ * another is still out is dropped. Every attempt reports its own Table 1 events.</p>
  */
 public final class RealExchange implements Exchange {
     private static final Logger LOG = LoggerFactory.getLogger(RealExchange.class);
@@ -60,9 +70,27 @@ public final class RealExchange implements Exchange {
     private long startNanos;
     private long deadlineNanos;
     private int attempts;
-    private volatile Request current;
-    private final java.util.concurrent.atomic.AtomicReference<Outcome.Kind> abortKind =
-            new java.util.concurrent.atomic.AtomicReference<>();
+    /** The attempt whose request is out, when not hedged. */
+    private volatile Attempt current;
+    private final Hedging hedging;
+    /** Null unless hedged: what an exchange without hedging never allocates. */
+    private final Hedged hedged;
+
+    /** A hedged exchange's attempts out, the one answering, hedges sent, and the timer for the next. */
+    private static final class Hedged {
+        final Set<Attempt> live = ConcurrentHashMap.newKeySet();
+        final AtomicReference<Attempt> answering = new AtomicReference<>();
+        final AtomicInteger sent = new AtomicInteger();
+        volatile Scheduler.Task timer;
+
+        void cancelTimer() {
+            Scheduler.Task task = timer;
+            if (task != null) {
+                task.cancel();
+            }
+        }
+    }
+    private final AtomicReference<Outcome.Kind> abortKind = new AtomicReference<>();
 
     /** Counts exchanges in flight across partners, for metrics, and keeps them for a stop to cancel. */
     public interface ExchangeCounter {
@@ -73,6 +101,14 @@ public final class RealExchange implements Exchange {
 
     public RealExchange(HttpClient http, PartnerState state, String method, URI uri,
             Consumer<HttpFields.Mutable> headers, ExchangeListener listener, ExchangeCounter counter) {
+        this(http, state, method, uri, headers, listener, counter, null);
+    }
+
+    public RealExchange(HttpClient http, PartnerState state, String method, URI uri,
+            Consumer<HttpFields.Mutable> headers, ExchangeListener listener, ExchangeCounter counter,
+            Hedging hedging) {
+        this.hedging = hedging;
+        this.hedged = hedging == null ? null : new Hedged();
         this.http = http;
         this.state = state;
         this.partner = state.partner();
@@ -116,6 +152,13 @@ public final class RealExchange implements Exchange {
             return;
         }
         attempts++;
+        if (hedged != null && hedged.timer == null) {
+            scheduleHedge();
+        }
+        launch(remaining, false);
+    }
+
+    private void launch(long remaining, boolean hedge) {
         Request request = http.newRequest(uri)
                 .method(method)
                 .tag(partner.name())
@@ -124,15 +167,43 @@ public final class RealExchange implements Exchange {
         if (headers != null) {
             request.headers(headers);
         }
-        Attempt attempt = new Attempt(request);
+        Attempt attempt = new Attempt(request, hedge);
         request.listener(attempt);
-        current = request;
-        // An expire/cancel that came between the flag check above and now must still abort this attempt.
+        if (hedged != null) {
+            hedged.live.add(attempt);
+        } else {
+            current = attempt;
+        }
+        // An expire/cancel that came between the flag check and now must still abort this attempt.
         Outcome.Kind late = abortKind.get();
         if (late != null) {
             request.abort(abortCause(late));
         }
         request.send(attempt);
+    }
+
+    private void scheduleHedge() {
+        hedged.timer = http.getScheduler().schedule(() -> http.getExecutor().execute(this::hedge),
+                hedging.after().toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** The hedge timer fired: one more attempt, if none has answered, time is left and the partner admits it. */
+    private void hedge() {
+        long remaining = deadlineNanos - System.nanoTime();
+        if (completed.get() || abortKind.get() != null || hedged.answering.get() != null || hedged.live.isEmpty()
+                || remaining <= 0 || !state.tryAdmit()) {
+            return;
+        }
+        int sent = hedged.sent.incrementAndGet();
+        LOG.debug("hedging {} {}: attempt {} after {} ms", method, uri, sent + 1, hedging.after().toMillis());
+        if (sent < hedging.maxExtra()) {
+            scheduleHedge();
+        }
+        launch(remaining, true);
+    }
+
+    private int hedges() {
+        return hedged == null ? 0 : hedged.sent.get();
     }
 
     @Override
@@ -150,9 +221,15 @@ public final class RealExchange implements Exchange {
         if (completed.get() || !abortKind.compareAndSet(null, kind)) {
             return;
         }
-        Request request = current;
-        if (request != null) {
-            request.abort(abortCause(kind));
+        if (hedged == null) {
+            Attempt attempt = current;
+            if (attempt != null) {
+                attempt.request.abort(abortCause(kind));
+            }
+            return;
+        }
+        for (Attempt attempt : hedged.live) {
+            attempt.request.abort(abortCause(kind));
         }
     }
 
@@ -168,12 +245,15 @@ public final class RealExchange implements Exchange {
         if (!completed.compareAndSet(false, true)) {
             return;
         }
+        if (hedged != null) {
+            hedged.cancelTimer();
+        }
+        current = null;
         if (admitted) {
             state.release();
             counter.ended(this);
         }
         state.record(result.kind(), result.status());
-        current = null;
         events.run(() -> {
             call(l -> l.onComplete(this, result));
             delivered = true;
@@ -243,14 +323,19 @@ public final class RealExchange implements Exchange {
     /** One attempt's Jetty listener: request and response events, the body bound, the verdict. */
     private final class Attempt implements Request.Listener, Response.Listener {
         private final Request request;
+        /** A hedge: admitted by the partner on its own, released when it ends. */
+        private final boolean hedge;
+        /** Aborted because another attempt answered first. */
+        private volatile boolean superseded;
         private volatile Connection connection;
         /** Touched only inside {@link #events} tasks. */
         private boolean waitingReported;
         private byte[] body = new byte[0];
         private int length;
 
-        Attempt(Request request) {
+        Attempt(Request request, boolean hedge) {
             this.request = request;
+            this.hedge = hedge;
         }
 
         @Override
@@ -274,6 +359,9 @@ public final class RealExchange implements Exchange {
 
         @Override
         public void onHeaders(Response response) {
+            if (hedging != null && !answer(response)) {
+                return;
+            }
             int status = response.getStatus();
             events.run(() -> {
                 reportWaiting();
@@ -304,6 +392,23 @@ public final class RealExchange implements Exchange {
             length += n;
         }
 
+        /** Hedged: the first attempt with a response answers, and aborts the others; false for a later one. */
+        private boolean answer(Response response) {
+            if (!hedged.answering.compareAndSet(null, this) && hedged.answering.get() != this) {
+                superseded = true;
+                response.abort(new Failures.CancelledException("another attempt answered first"));
+                return false;
+            }
+            hedged.cancelTimer();
+            for (Attempt other : hedged.live) {
+                if (other != this) {
+                    other.superseded = true;
+                    other.request.abort(new Failures.CancelledException("another attempt answered first"));
+                }
+            }
+            return true;
+        }
+
         private Failures.TooLargeException tooLarge(long bytes) {
             return new Failures.TooLargeException("response body of " + partner.name() + " exceeds maxResponseBytes "
                     + partner.maxResponseBytes() + " (at least " + bytes + " bytes)");
@@ -311,6 +416,16 @@ public final class RealExchange implements Exchange {
 
         @Override
         public void onComplete(Result result) {
+            if (hedged != null) {
+                hedged.live.remove(this);
+            }
+            if (hedge) {
+                state.release();
+            }
+            // Superseded by an attempt that answered first, or late: the exchange has already ended.
+            if (superseded || completed.get()) {
+                return;
+            }
             Connection used = connection;
             if (result.isSucceeded()) {
                 Response response = result.getResponse();
@@ -322,10 +437,20 @@ public final class RealExchange implements Exchange {
                     RealExchange.this.notify(l -> l.onConnectionIdle(RealExchange.this));
                 }
                 finish(Outcome.response(partner.name(), response.getStatus(),
-                        response.getHeaders().get(HttpHeader.CONTENT_TYPE), whole, elapsedNanos(), attempts), true);
+                        response.getHeaders().get(HttpHeader.CONTENT_TYPE), whole, elapsedNanos(),
+                        attempts + hedges()).withHedges(hedges(), hedge), true);
                 return;
             }
             Throwable failure = result.getFailure();
+            if (hedged != null) {
+                // A retry after a failed answer may answer in its turn.
+                hedged.answering.compareAndSet(this, null);
+            }
+            if (hedged != null && abortKind.get() == null && !hedged.live.isEmpty()) {
+                // Hedged: another attempt is still out and may yet answer; this one's failure is not the verdict.
+                LOG.debug("{} {}: an attempt failed while another is out ({})", method, uri, failure.toString());
+                return;
+            }
             boolean connected = used != null;
             Outcome.Kind aborted = abortKind.get();
             Outcome.Kind kind = aborted != null ? aborted : Failures.classify(failure, connected);
@@ -341,7 +466,8 @@ public final class RealExchange implements Exchange {
                 RealExchange.this.notify(l -> l.onExpired(RealExchange.this));
             }
             int status = result.getResponse() != null ? result.getResponse().getStatus() : 0;
-            finish(Outcome.failure(partner.name(), kind, status, failure, elapsedNanos(), attempts), true);
+            finish(Outcome.failure(partner.name(), kind, status, failure, elapsedNanos(), attempts + hedges())
+                    .withHedges(hedges(), false), true);
         }
     }
 }

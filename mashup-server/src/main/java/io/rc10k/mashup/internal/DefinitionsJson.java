@@ -3,6 +3,7 @@ package io.rc10k.mashup.internal;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rc10k.broker.Hedging;
 import io.rc10k.broker.Partner;
 import io.rc10k.mashup.CallDefinition;
 import io.rc10k.mashup.DefinitionException;
@@ -34,7 +35,8 @@ public final class DefinitionsJson {
             "window", "coolDownMillis");
     private static final Set<String> MASHUP = Set.of("path", "deadlineMillis", "parameters", "calls");
     private static final Set<String> PARAMETER = Set.of("required", "default", "maxLength");
-    private static final Set<String> CALL = Set.of("name", "partner", "template", "forwardHeaders", "required");
+    private static final Set<String> CALL = Set.of("name", "partner", "template", "forwardHeaders", "required",
+            "hedgeAfterMillis", "maxHedges");
 
     private DefinitionsJson() {
     }
@@ -213,12 +215,36 @@ public final class DefinitionsJson {
             if (required != null && !required.isBoolean()) {
                 problems.add(cat + ".required: " + required + " (accepted: true or false)");
             }
+            Hedging hedging = hedging(call, cat, problems);
             if (partner != null && template != null) {
                 b.call(new CallDefinition(callName != null ? callName : partner, partner, template, headers,
-                        required != null && required.asBoolean()));
+                        required != null && required.asBoolean(), hedging));
             }
         }
         return b.build();
+    }
+
+    /** A call's {@code hedgeAfterMillis} and {@code maxHedges}, or null when it is not hedged. */
+    private static Hedging hedging(JsonNode call, String at, List<String> problems) {
+        long[] after = {0};
+        long[] max = {1};
+        integer(call, "hedgeAfterMillis", at, problems, v -> after[0] = v);
+        integer(call, "maxHedges", at, problems, v -> max[0] = v);
+        if (call.get("hedgeAfterMillis") == null) {
+            if (call.get("maxHedges") != null) {
+                problems.add(at + ".maxHedges: only with hedgeAfterMillis");
+            }
+            return null;
+        }
+        if (after[0] < 1 || after[0] > 60_000) {
+            problems.add(at + ".hedgeAfterMillis: " + after[0] + " (accepted: 1 to 60000)");
+            return null;
+        }
+        if (max[0] < 1 || max[0] > Hedging.MAX_EXTRA) {
+            problems.add(at + ".maxHedges: " + max[0] + " (accepted: 1 to " + Hedging.MAX_EXTRA + ")");
+            return null;
+        }
+        return new Hedging(Duration.ofMillis(after[0]), (int) max[0]);
     }
 
     /** Out-of-range longs become out-of-range ints, so the builder's range check still names them. */

@@ -120,6 +120,12 @@ public final class MashupMetrics {
     public void partnerCall(Outcome outcome) {
         PartnerMeters meters = partners.computeIfAbsent(outcome.partner(), PartnerMeters::new);
         meters.calls(outcome.kind()).increment();
+        if (outcome.hedges() > 0) {
+            meters.hedges("sent").increment(outcome.hedges());
+            if (outcome.hedgeWon()) {
+                meters.hedges("won").increment();
+            }
+        }
         if (outcome.attempts() > 0) { // outcomes made up for calls that never went out have no time
             meters.time.record(outcome.elapsedNanos(), TimeUnit.NANOSECONDS);
         }
@@ -175,6 +181,13 @@ public final class MashupMetrics {
             this.partner = partner;
             this.time = Timer.builder("mashup.partner.call").tag("partner", partner)
                     .description("partner call time, from start to outcome").register(registry);
+        }
+
+        /** Hedges {@code sent}, or {@code won} (a hedge, not the first attempt, answered). */
+        Counter hedges(String result) {
+            // Rare (hedged calls that needed a hedge): the registry's own lookup is enough.
+            return Counter.builder("mashup.partner.hedges").tag("partner", partner).tag("result", result)
+                    .description("extra attempts of hedged partner calls: sent, and won").register(registry);
         }
 
         Counter calls(Outcome.Kind kind) {
