@@ -20,6 +20,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
+import java.util.stream.Stream;
 import org.eclipse.jetty.client.CompletableResponseListener;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
@@ -74,9 +75,9 @@ class DashboardIT {
 
     @BeforeAll
     void start(@TempDir Path dir) throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-                "no headless browser here: " + CHROMIUM + " and " + CHROMEDRIVER + " are needed (Debian's chromium and "
-                        + "chromium-driver; .ci/run installs them where it may use apt-get)");
+        List<Path> missing = Stream.of(CHROMIUM, CHROMEDRIVER).filter(p -> !Files.isExecutable(p)).toList();
+        Assumptions.assumeTrue(missing.isEmpty(), "no headless browser here: " + missing + " missing (Debian's "
+                + "chromium and chromium-driver; .ci/run installs them where it may use apt-get)");
         // Selenium warns at every start that it has no DevTools (CDP) bindings for this Chromium; the test
         // drives the browser through WebDriver alone, which needs none.
         SELENIUM.setLevel(Level.SEVERE);
