@@ -124,9 +124,12 @@ public final class MashupWebApp implements ServletContextListener {
                 .addMapping(SmallServlets.HEALTH, SmallServlets.READY);
         context.addServlet("health-live", new SmallServlets.Health(readiness, true, mode.label(), pool))
                 .addMapping(SmallServlets.LIVE);
-        LOG.info("mashup web application: {} mashups, {} partners, mode {}, executor {}, dashboard {}",
-                definitions.mashups().size(), definitions.partners().size(), mode.label(), pool,
-                dashboard ? "at " + DashboardServlets.PAGE : "off");
+        LOG.info("mashup web application: {} mashups, {} partners, mode {}, executor {}",
+                definitions.mashups().size(), definitions.partners().size(), mode.label(), pool);
+        if (dashboard) {
+            LOG.info("mashup web application: the live view is at {}{} ({}=true)", context.getContextPath(),
+                    DashboardServlets.PAGE, DASHBOARD);
+        }
         readiness.ready();
     }
 
