@@ -33,7 +33,7 @@ public final class Definitions {
     private static final Pattern NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_-]{0,63}");
     private static final Pattern PARAMETER = Pattern.compile("[A-Za-z][A-Za-z0-9_.-]{0,63}");
     private static final Pattern PATH = Pattern.compile("(/([A-Za-z0-9._~-]+|\\{[A-Za-z][A-Za-z0-9_.-]*\\}))+");
-    private static final Set<String> RESERVED_PATHS = Set.of("/metrics", "/health");
+    private static final Set<String> RESERVED_PATHS = Set.of("/metrics", "/health", "/dashboard", "/dashboard/data");
     /** The broker refuses these (and every {@code Proxy-*}): they would redirect or re-frame a request. */
     private static final Set<String> NEVER_FORWARDED = Set.of("connection", "keep-alive", "proxy-authenticate",
             "proxy-authorization", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade", "host",

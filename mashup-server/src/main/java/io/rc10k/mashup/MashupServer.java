@@ -8,6 +8,8 @@ import io.rc10k.mashup.internal.BlockingMashupServlet;
 import io.rc10k.mashup.internal.BlockingRequestLimit;
 import io.rc10k.mashup.internal.CallThreads;
 import io.rc10k.mashup.internal.CommandLine;
+import io.rc10k.mashup.internal.DashboardData;
+import io.rc10k.mashup.internal.DashboardServlets;
 import io.rc10k.mashup.internal.DefinitionsJson;
 import io.rc10k.mashup.internal.FileBudget;
 import io.rc10k.mashup.internal.GracefulMashups;
@@ -138,6 +140,10 @@ public final class MashupServer {
         context.addServlet(new ServletHolder("mashups", mashupServlet(options.mode(), definitions, broker, metrics,
                 server)), "/");
         context.addServlet(new ServletHolder("metrics", new SmallServlets.Metrics(metrics)), "/metrics");
+        // Mapped for every connector; AdmissionHandler lets only the admin connector reach them.
+        context.addServlet(new ServletHolder("dashboard", new DashboardServlets.Page()), DashboardServlets.PAGE);
+        context.addServlet(new ServletHolder("dashboard-data", new DashboardServlets.Data(
+                new DashboardData(metrics, options.mode().label()))), DashboardServlets.DATA);
         Readiness readiness = new Readiness();
         server.addEventListener(readiness);
         addHealth(context, readiness, options.mode().label(), pool.getName());
@@ -322,9 +328,11 @@ public final class MashupServer {
                 + limits.maxConnections() + " connections of " + limits.budget().maxFiles() + " open files"
                 + (stubs != null ? ", demo partners at " + stubs.uri() : "") + ")");
         if (server.getConnectors().length > 1) {
+            String admin = "http://" + command.options().host() + ":"
+                    + ((ServerConnector) server.getConnectors()[1]).getLocalPort();
             out.println("admin (/health/ready, /health/live, /metrics; outside the connection limit"
-                    + (command.options().observabilityOnAdminOnly() ? "; only here" : "") + ") on http://"
-                    + command.options().host() + ":" + ((ServerConnector) server.getConnectors()[1]).getLocalPort());
+                    + (command.options().observabilityOnAdminOnly() ? "; only here" : "") + ") on " + admin);
+            out.println("live view: " + admin + DashboardServlets.PAGE);
         }
         for (MashupDefinition m : definitions.mashups().values()) {
             String query = m.parameters().values().stream().filter(ParameterDefinition::required)

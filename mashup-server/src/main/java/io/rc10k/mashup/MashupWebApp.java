@@ -4,6 +4,8 @@ import io.rc10k.broker.BrokerClient;
 import io.rc10k.mashup.internal.AsyncMashupServlet;
 import io.rc10k.mashup.internal.BlockingMashupServlet;
 import io.rc10k.mashup.internal.CallThreads;
+import io.rc10k.mashup.internal.DashboardData;
+import io.rc10k.mashup.internal.DashboardServlets;
 import io.rc10k.mashup.internal.DefinitionsJson;
 import io.rc10k.mashup.internal.MashupMetrics;
 import io.rc10k.mashup.internal.MashupRouter;
@@ -31,12 +33,18 @@ import org.slf4j.LoggerFactory;
  * finished and 503 {@code draining} from the moment {@code contextDestroyed} begins;
  * {@code /health/live} answers 200 whenever the context serves.</p>
  *
+ * <p>The live view ({@code /dashboard} and {@code /dashboard/data}) is mapped only when the setting
+ * {@code rc10k.dashboard} is {@code true}: a WAR has no admin port, so the page would share the
+ * application's port.</p>
+ *
  * <p>The standalone jar's admission limit ({@code --max-inflight}) is not part of the WAR: a
  * deployed application relies on its container's limits.</p>
  */
 public final class MashupWebApp implements ServletContextListener {
     public static final String DEFINITIONS = "rc10k.definitions";
     public static final String MODE = "rc10k.mode";
+    /** {@code true} maps the live view at {@code /dashboard}; off by default, as a WAR has no admin port. */
+    public static final String DASHBOARD = "rc10k.dashboard";
     public static final String CONTAINER_EXECUTOR = "org.eclipse.jetty.server.Executor";
     private static final Logger LOG = LoggerFactory.getLogger(MashupWebApp.class);
 
@@ -65,6 +73,11 @@ public final class MashupWebApp implements ServletContextListener {
         if (mode == Mode.VIRTUAL) {
             throw new IllegalStateException(MODE + "=virtual is for the standalone jar; a WAR runs async or sync");
         }
+        String dashboardText = setting(context, DASHBOARD);
+        if (dashboardText != null && !dashboardText.equals("true") && !dashboardText.equals("false")) {
+            throw new IllegalStateException(DASHBOARD + "=" + dashboardText + " (accepted: true or false)");
+        }
+        boolean dashboard = "true".equals(dashboardText);
 
         Executor executor;
         if (context.getAttribute(CONTAINER_EXECUTOR) instanceof Executor containerPool) {
@@ -101,6 +114,11 @@ public final class MashupWebApp implements ServletContextListener {
         }
         mashups.addMapping("/");
         context.addServlet("metrics", new SmallServlets.Metrics(metrics)).addMapping("/metrics");
+        if (dashboard) {
+            context.addServlet("dashboard", new DashboardServlets.Page()).addMapping(DashboardServlets.PAGE);
+            context.addServlet("dashboard-data", new DashboardServlets.Data(new DashboardData(metrics, mode.label())))
+                    .addMapping(DashboardServlets.DATA);
+        }
         String pool = name(executor);
         context.addServlet("health", new SmallServlets.Health(readiness, false, mode.label(), pool))
                 .addMapping(SmallServlets.HEALTH, SmallServlets.READY);
@@ -108,6 +126,10 @@ public final class MashupWebApp implements ServletContextListener {
                 .addMapping(SmallServlets.LIVE);
         LOG.info("mashup web application: {} mashups, {} partners, mode {}, executor {}",
                 definitions.mashups().size(), definitions.partners().size(), mode.label(), pool);
+        if (dashboard) {
+            LOG.info("mashup web application: the live view is at {}{} ({}=true)", context.getContextPath(),
+                    DashboardServlets.PAGE, DASHBOARD);
+        }
         readiness.ready();
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rc10k.broker.Partner;
 import io.rc10k.mashup.internal.DefinitionsJson;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -151,6 +152,18 @@ class DefinitionsTest {
         assertTrue(e.problems().stream().anyMatch(p -> p.contains("reserved")), e.problems().toString());
         assertTrue(e.problems().stream().anyMatch(p -> p.contains("unknown partner \"nobody\"")), e.problems().toString());
         assertTrue(e.problems().stream().anyMatch(p -> p.contains("query name")), e.problems().toString());
+    }
+
+    @Test
+    void theDashboardsPathsAreReservedLikeMetricsAndHealth() {
+        for (String path : List.of("/dashboard", "/dashboard/data")) {
+            DefinitionException e = assertThrows(DefinitionException.class, () -> Definitions.builder()
+                    .partner(Partner.builder("p", "http://127.0.0.1:1").build())
+                    .mashup(MashupDefinition.builder("m").path(path).call("a", "p", "/x").build())
+                    .build());
+            assertEquals(List.of("mashups.m.path: \"" + path + "\" is reserved for the server's own endpoint"),
+                    e.problems());
+        }
     }
 
     @Test

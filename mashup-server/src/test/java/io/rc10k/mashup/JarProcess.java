@@ -16,16 +16,20 @@ import java.util.regex.Pattern;
 final class JarProcess implements AutoCloseable {
     static final String JAR = System.getProperty("rc10k.mashup.jar", "target/mashup-server.jar");
     private static final Pattern READY = Pattern.compile("mashup-server ready on (http://\\S+)");
+    private static final Pattern LIVE_VIEW = Pattern.compile("^live view: (http://\\S+)");
 
     final Process process;
     final URI uri;
     /** Everything the process printed so far (stdout and stderr), line by line. */
     final StringBuffer output;
+    /** The dashboard's address on the admin port, once the server has printed it (never, without an admin port). */
+    final CompletableFuture<URI> liveView;
 
-    private JarProcess(Process process, URI uri, StringBuffer output) {
+    private JarProcess(Process process, URI uri, StringBuffer output, CompletableFuture<URI> liveView) {
         this.process = process;
         this.uri = uri;
         this.output = output;
+        this.liveView = liveView;
     }
 
     static Process run(String... args) throws IOException {
@@ -38,6 +42,7 @@ final class JarProcess implements AutoCloseable {
     static JarProcess start(String... args) throws Exception {
         Process process = run(args);
         CompletableFuture<URI> ready = new CompletableFuture<>();
+        CompletableFuture<URI> liveView = new CompletableFuture<>();
         JarProcess[] self = new JarProcess[1];
         StringBuffer output = new StringBuffer();
         Thread reader = new Thread(() -> {
@@ -50,16 +55,21 @@ final class JarProcess implements AutoCloseable {
                     if (m.find()) {
                         ready.complete(URI.create(m.group(1)));
                     }
+                    Matcher live = LIVE_VIEW.matcher(line);
+                    if (live.find()) {
+                        liveView.complete(URI.create(live.group(1)));
+                    }
                 }
             } catch (IOException e) {
                 ready.completeExceptionally(e);
             }
             ready.completeExceptionally(new IOException("exited before ready:\n" + output));
+            liveView.completeExceptionally(new IOException("exited without printing its live view:\n" + output));
         }, "mashup-jar-output");
         reader.setDaemon(true);
         reader.start();
         try {
-            JarProcess jar = new JarProcess(process, ready.get(60, TimeUnit.SECONDS), output);
+            JarProcess jar = new JarProcess(process, ready.get(60, TimeUnit.SECONDS), output, liveView);
             self[0] = jar;
             return jar;
         } catch (Exception e) {

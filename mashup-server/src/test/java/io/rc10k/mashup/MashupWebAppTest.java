@@ -85,4 +85,46 @@ class MashupWebAppTest {
             server.stop();
         }
     }
+
+    @Test
+    void theDashboardIsMappedOnlyWhenRc10kDashboardIsTrue(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("good.json");
+        Files.writeString(file, DefinitionsTest.GOOD);
+        for (String setting : new String[] {null, "false", "true"}) {
+            Server server = new Server();
+            ServerConnector connector = new ServerConnector(server);
+            connector.setHost("127.0.0.1");
+            connector.setPort(0);
+            server.addConnector(connector);
+            ServletContextHandler context = new ServletContextHandler("/app");
+            context.setInitParameter(MashupWebApp.DEFINITIONS, file.toString());
+            if (setting != null) {
+                context.setInitParameter(MashupWebApp.DASHBOARD, setting);
+            }
+            context.addEventListener(new MashupWebApp());
+            server.setHandler(context);
+            HttpClient client = new HttpClient();
+            server.start();
+            client.start();
+            try {
+                String base = "http://127.0.0.1:" + connector.getLocalPort() + "/app";
+                ContentResponse page = client.newRequest(base + "/dashboard").timeout(30, TimeUnit.SECONDS).send();
+                ContentResponse data = client.newRequest(base + "/dashboard/data").timeout(30, TimeUnit.SECONDS)
+                        .send();
+                if ("true".equals(setting)) {
+                    assertEquals(200, page.getStatus());
+                    assertTrue(page.getHeaders().get("Content-Security-Policy").startsWith("default-src 'none'"));
+                    assertEquals(200, data.getStatus());
+                    assertTrue(data.getContentAsString().startsWith("{\"mode\":\"async\""), data.getContentAsString());
+                } else {
+                    // Not mapped: the mashup servlet answers, finding no mashup there.
+                    assertEquals(404, page.getStatus(), "rc10k.dashboard=" + setting);
+                    assertEquals(404, data.getStatus(), "rc10k.dashboard=" + setting);
+                }
+            } finally {
+                client.stop();
+                server.stop();
+            }
+        }
+    }
 }

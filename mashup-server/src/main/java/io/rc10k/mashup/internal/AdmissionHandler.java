@@ -11,8 +11,9 @@ import org.eclipse.jetty.util.Callback;
 /**
  * Sheds load: at most {@code maxInFlight} mashup requests at once; beyond that 503 with
  * {@code Retry-After} at once — no queue. {@code /metrics} and the {@code /health} views always pass
- * (on the admin connector only, when so configured). A request counts from arrival until its response
- * is complete (async ones included).
+ * (on the admin connector only, when so configured); the dashboard passes on the admin connector and
+ * is not found on the main one. A request counts from arrival until its response is complete (async
+ * ones included).
  */
 public final class AdmissionHandler extends Handler.Wrapper {
     /** The name of the connector that serves only the {@code /health} views and {@code /metrics}. */
@@ -56,9 +57,13 @@ public final class AdmissionHandler extends Handler.Wrapper {
             }
             return super.handle(request, response, callback);
         }
+        if (DashboardServlets.isDashboardPath(path)) {
+            return admin ? super.handle(request, response, callback)
+                    : notFound(response, callback, "the dashboard is served on the admin port only");
+        }
         if (admin) {
             return notFound(response, callback, "the admin port serves " + String.join(", ", SmallServlets.PATHS)
-                    + " only");
+                    + ", " + String.join(", ", DashboardServlets.PATHS) + " only");
         }
         if (nearConnectionLimit.getAsBoolean()) {
             response.getHeaders().put(HttpHeader.CONNECTION, "close");

@@ -2,6 +2,7 @@ package io.rc10k.mashup.internal;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -208,5 +209,10 @@ public final class MashupMetrics {
 
     public String scrape() {
         return registry.scrape();
+    }
+
+    /** The registry {@link #scrape()} reads: {@link DashboardData} reads the same meters. */
+    MeterRegistry registry() {
+        return registry;
     }
 }
