@@ -92,6 +92,9 @@ class StubServerTest {
         assertEquals(150, json(get("/stub?id=hedge-1&firstDelay=150&delay=5")).get("delayMillis").asLong());
         assertEquals(5, json(get("/stub?id=hedge-1&firstDelay=150&delay=5")).get("delayMillis").asLong());
         assertEquals(150, json(get("/stub?id=hedge-2&firstDelay=150&delay=5")).get("delayMillis").asLong());
+        assertEquals("max-age=30, no-store", get("/stub?cacheControl=max-age%3D30,%20no-store").getHeaders()
+                .get(HttpHeader.CACHE_CONTROL));
+        assertEquals(400, get("/stub?cacheControl=%0d%0aX:1").getStatus());
         ContentResponse refused = get("/stub?firstDelay=100");
         assertEquals(400, refused.getStatus());
         assertTrue(refused.getContentAsString().contains("only with an id"), refused.getContentAsString());

@@ -107,6 +107,9 @@ final class Answer {
         }
         int status = behaviour.status();
         response.setStatus(status);
+        if (behaviour.cacheControl() != null) {
+            response.getHeaders().put(HttpHeader.CACHE_CONTROL, behaviour.cacheControl());
+        }
         if (behaviour.cookie() != null) {
             response.getHeaders().add(HttpHeader.SET_COOKIE, behaviour.cookie() + "; Path=/");
         }

@@ -23,7 +23,8 @@ import org.eclipse.jetty.util.Fields;
  * @param cookie     {@code NAME=VALUE} to send back in a {@code Set-Cookie}, or null
  */
 public record Behaviour(Delay delay, Long seed, long bytes, int status, Fault fault, int dripBytes,
-        long dripMillis, String id, String city, boolean chunked, String cookie, long firstDelay) {
+        long dripMillis, String id, String city, boolean chunked, String cookie, long firstDelay, String cacheControl) {
+    private static final Pattern CACHE_CONTROL = Pattern.compile("[a-z-]+(=[0-9]{1,9})?(, ?[a-z-]+(=[0-9]{1,9})?){0,7}");
     private static final Pattern COOKIE = Pattern.compile("[A-Za-z0-9_-]{1,64}=[A-Za-z0-9_.-]{0,128}");
 
     public static final int DEFAULT_DRIP_BYTES = 8;
@@ -36,7 +37,8 @@ public record Behaviour(Delay delay, Long seed, long bytes, int status, Fault fa
     private static final Pattern CITY = Pattern.compile("[\\p{L}][\\p{L} .'\\-]*");
 
     private static final List<String> COMMON = List.of("delay", "dist", "sigma", "seed", "status", "fault",
-            "dripBytes", "dripMillis", "id", "chunked", "cookie", "firstDelay");
+            "dripBytes", "dripMillis", "id", "chunked", "cookie", "firstDelay",
+            "cacheControl");
 
     /** Parses the query of a {@code /stub} request ({@code city == false}) or of a named partner. */
     public static Behaviour parse(Fields query, boolean namedPartner) throws BadParameterException {
@@ -116,8 +118,13 @@ public record Behaviour(Delay delay, Long seed, long bytes, int status, Fault fa
             throw new BadParameterException("cookie", abbreviate(cookie), "NAME=VALUE of letters, digits, _ - (and . in"
                     + " the value)");
         }
+        String cacheControl = single(query, "cacheControl", false);
+        if (cacheControl != null && !CACHE_CONTROL.matcher(cacheControl).matches()) {
+            throw new BadParameterException("cacheControl", abbreviate(cacheControl), "directives such as no-store or "
+                    + "max-age=30, comma-separated");
+        }
         return new Behaviour(new Delay(dist, mean, sigma), seed, bytes, status, fault, dripBytes,
-                dripMillis, id, city, "true".equals(chunkedValue), cookie, firstDelay);
+                dripMillis, id, city, "true".equals(chunkedValue), cookie, firstDelay, cacheControl);
     }
 
     /**
