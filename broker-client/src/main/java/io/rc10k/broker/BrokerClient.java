@@ -3,6 +3,7 @@ package io.rc10k.broker;
 import io.rc10k.broker.internal.PartnerPools;
 import io.rc10k.broker.internal.PartnerState;
 import io.rc10k.broker.internal.RealExchange;
+import io.rc10k.broker.internal.ResponseCache;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -181,10 +182,10 @@ public final class BrokerClient extends ContainerLifeCycle {
         return newExchange(partner, method, pathAndQuery, headers, listener).start();
     }
 
-    /** Starts one exchange now, hedged when {@code hedging} is not null (GET and HEAD only). */
+    /** Starts one exchange now, hedged or cached as {@code options} say ({@code required} means nothing alone). */
     public Exchange exchange(String partner, String method, String pathAndQuery, HttpFields headers,
-            ExchangeListener listener, Hedging hedging) {
-        return newExchange(partner, method, pathAndQuery, headers, listener, hedging).start();
+            ExchangeListener listener, CallOptions options) {
+        return newExchange(partner, method, pathAndQuery, headers, listener, options).start();
     }
 
     /** A fan-out to add calls to; nothing starts until {@link FanOut#start()}. */
@@ -195,11 +196,11 @@ public final class BrokerClient extends ContainerLifeCycle {
 
     RealExchange newExchange(String partnerName, String method, String pathAndQuery, HttpFields headers,
             ExchangeListener listener) {
-        return newExchange(partnerName, method, pathAndQuery, headers, listener, null);
+        return newExchange(partnerName, method, pathAndQuery, headers, listener, CallOptions.NONE);
     }
 
     RealExchange newExchange(String partnerName, String method, String pathAndQuery, HttpFields headers,
-            ExchangeListener listener, Hedging hedging) {
+            ExchangeListener listener, CallOptions options) {
         requireStarted();
         PartnerState state = states.get(partnerName);
         if (state == null) {
@@ -219,12 +220,17 @@ public final class BrokerClient extends ContainerLifeCycle {
         }
         URI uri = resolve(state.partner(), pathAndQuery);
         String upper = method.toUpperCase(java.util.Locale.ROOT);
-        if (hedging != null && !upper.equals("GET") && !upper.equals("HEAD")) {
+        boolean read = upper.equals("GET") || upper.equals("HEAD");
+        if (options.hedging() != null && !read) {
             throw new IllegalArgumentException("method " + upper + " cannot be hedged (accepted: GET, HEAD): a second "
                     + "attempt would repeat its effect");
         }
+        if (options.caching() != null && !read) {
+            throw new IllegalArgumentException("method " + upper + " cannot be cached (accepted: GET, HEAD)");
+        }
+        ResponseCache.Key key = options.caching() == null ? null : ResponseCache.key(upper, uri, headers);
         return new RealExchange(http, state, upper, uri, headers == null ? null : fields -> fields.add(headers),
-                listener, counter, hedging);
+                listener, counter, options.hedging(), options.caching(), key);
     }
 
     /**

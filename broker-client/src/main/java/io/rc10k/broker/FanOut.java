@@ -27,7 +27,7 @@ import org.eclipse.jetty.util.thread.Scheduler;
  *         .thenAccept(result -> respond(result.outcomes()));
  * }</pre>
  *
- * <p>A call may be required ({@link #call(String, String, String, HttpFields, ExchangeListener, boolean)}):
+ * <p>A call may be required ({@link #call(String, String, String, HttpFields, ExchangeListener, CallOptions)}):
  * when a required call ends other than {@link Outcome.Kind#OK} — an error status, a timeout, a failed
  * connection, anything — the fan-out does not wait for the rest: every unfinished exchange is cancelled
  * at once (CANCELLED; its HTTP/1.1 connection closed, its HTTP/2 stream reset), and the result, which
@@ -72,28 +72,20 @@ public final class FanOut {
      */
     public FanOut call(String partner, String method, String pathAndQuery, HttpFields headers,
             ExchangeListener listener) {
-        return call(partner, method, pathAndQuery, headers, listener, false);
+        return call(partner, method, pathAndQuery, headers, listener, CallOptions.NONE);
     }
 
     /**
-     * @param headers  extra request headers, or null; the caller decides what to forward
-     * @param required when true, this call's failure ends the fan-out at once and cancels the others
+     * @param headers extra request headers, or null; the caller decides what to forward
+     * @param options required, hedged, cached ({@link CallOptions})
      */
     public FanOut call(String partner, String method, String pathAndQuery, HttpFields headers,
-            ExchangeListener listener, boolean required) {
-        return call(partner, method, pathAndQuery, headers, listener, required, null);
-    }
-
-    /**
-     * @param hedging when not null, the call is hedged ({@link Hedging}; GET and HEAD only)
-     */
-    public FanOut call(String partner, String method, String pathAndQuery, HttpFields headers,
-            ExchangeListener listener, boolean required, Hedging hedging) {
+            ExchangeListener listener, CallOptions options) {
         if (started.get()) {
             throw new IllegalStateException("fan-out already started");
         }
-        exchanges.add(broker.newExchange(partner, method, pathAndQuery, headers, listener, hedging));
-        this.required.add(required);
+        exchanges.add(broker.newExchange(partner, method, pathAndQuery, headers, listener, options));
+        this.required.add(options.required());
         return this;
     }
 

@@ -48,14 +48,16 @@ public final class Outcome {
     private final Throwable failure;
     private final int hedges;
     private final boolean hedgeWon;
+    private final String cache;
 
     private Outcome(String partner, Kind kind, int status, String contentType, byte[] body, long elapsedNanos,
             int attempts, Throwable failure) {
-        this(partner, kind, status, contentType, body, elapsedNanos, attempts, failure, 0, false);
+        this(partner, kind, status, contentType, body, elapsedNanos, attempts, failure, 0, false, null);
     }
 
     private Outcome(String partner, Kind kind, int status, String contentType, byte[] body, long elapsedNanos,
-            int attempts, Throwable failure, int hedges, boolean hedgeWon) {
+            int attempts, Throwable failure, int hedges, boolean hedgeWon, String cache) {
+        this.cache = cache;
         this.hedges = hedges;
         this.hedgeWon = hedgeWon;
         this.partner = partner;
@@ -146,7 +148,24 @@ public final class Outcome {
     /** This outcome with its hedging counts. */
     public Outcome withHedges(int hedges, boolean hedgeWon) {
         return hedges == 0 && !hedgeWon ? this
-                : new Outcome(partner, kind, status, contentType, body, elapsedNanos, attempts, failure, hedges, hedgeWon);
+                : new Outcome(partner, kind, status, contentType, body, elapsedNanos, attempts, failure, hedges, hedgeWon,
+                        cache);
+    }
+
+    /** Cached calls ({@link Caching}): {@code hit}, {@code coalesced} (the answer of an identical call out at the
+     * same time), {@code miss} (this call asked the partner); null for a call without caching. */
+    public String cache() {
+        return cache;
+    }
+
+    /**
+     * This outcome as a cached call sees it: {@code how} it came ({@link #cache()}), after
+     * {@code elapsedNanos} of its own; no attempt of its own unless a miss.
+     */
+    public Outcome fromCache(String how, long elapsedNanos) {
+        boolean own = "miss".equals(how);
+        return new Outcome(partner, kind, status, contentType, body, own ? this.elapsedNanos : elapsedNanos,
+                own ? attempts : 0, failure, own ? hedges : 0, own && hedgeWon, how);
     }
 
     /** The cause of a failure, or null. */

@@ -42,6 +42,8 @@ public final class Partner {
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
     public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(10);
     public static final long DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+    public static final int DEFAULT_CACHE_MAX_ENTRIES = 1_000;
+    public static final long DEFAULT_CACHE_MAX_BYTES = 16L * 1024 * 1024;
     public static final int DEFAULT_RETRIES = 1;
 
     /**
@@ -84,6 +86,8 @@ public final class Partner {
     private final long maxResponseBytes;
     private final int retries;
     private final CircuitBreakerSettings circuitBreaker;
+    private final int cacheMaxEntries;
+    private final long cacheMaxBytes;
 
     private Partner(Builder b) {
         this.name = b.name;
@@ -97,6 +101,18 @@ public final class Partner {
         this.maxResponseBytes = b.maxResponseBytes;
         this.retries = b.retries;
         this.circuitBreaker = b.circuitBreaker;
+        this.cacheMaxEntries = b.cacheMaxEntries;
+        this.cacheMaxBytes = b.cacheMaxBytes;
+    }
+
+    /** Answers the partner's response cache holds at most (for calls with {@link Caching}). */
+    public int cacheMaxEntries() {
+        return cacheMaxEntries;
+    }
+
+    /** Body bytes the partner's response cache holds at most (for calls with {@link Caching}). */
+    public long cacheMaxBytes() {
+        return cacheMaxBytes;
     }
 
     /**
@@ -184,6 +200,8 @@ public final class Partner {
         private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
         private Duration callTimeout = DEFAULT_CALL_TIMEOUT;
         private long maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
+        private int cacheMaxEntries = DEFAULT_CACHE_MAX_ENTRIES;
+        private long cacheMaxBytes = DEFAULT_CACHE_MAX_BYTES;
         private int retries = DEFAULT_RETRIES;
         private CircuitBreakerSettings circuitBreaker = CircuitBreakerSettings.DEFAULT;
 
@@ -251,6 +269,24 @@ public final class Partner {
                         + " (accepted: 0 to " + (Integer.MAX_VALUE - 8) + ")");
             }
             this.maxResponseBytes = maxResponseBytes;
+            return this;
+        }
+
+        public Builder cacheMaxEntries(long cacheMaxEntries) {
+            if (cacheMaxEntries < 1 || cacheMaxEntries > 1_000_000) {
+                throw new IllegalArgumentException(name + ".cacheMaxEntries: " + cacheMaxEntries
+                        + " (accepted: 1 to 1000000)");
+            }
+            this.cacheMaxEntries = (int) cacheMaxEntries;
+            return this;
+        }
+
+        public Builder cacheMaxBytes(long cacheMaxBytes) {
+            if (cacheMaxBytes < 1 || cacheMaxBytes > 1L << 30) {
+                throw new IllegalArgumentException(name + ".cacheMaxBytes: " + cacheMaxBytes
+                        + " (accepted: 1 to " + (1L << 30) + ")");
+            }
+            this.cacheMaxBytes = cacheMaxBytes;
             return this;
         }
 

@@ -74,9 +74,9 @@ class FanOutTest {
         String p = protocol == Partner.Protocol.H2C ? "h2c" : "h1";
         // The slow calls would hold the fan-out for its whole 60 s deadline; the test's own bound is 30 s.
         FanOutResult result = broker.fanOut(Duration.ofSeconds(60))
-                .call(p, "GET", "stub?delay=60000", null, ExchangeListener.NONE, false)
-                .call(p, "GET", "stub?status=503", null, ExchangeListener.NONE, true)
-                .call(p, "GET", "stub?delay=60000", null, ExchangeListener.NONE, true)
+                .call(p, "GET", "stub?delay=60000", null, ExchangeListener.NONE, CallOptions.NONE)
+                .call(p, "GET", "stub?status=503", null, ExchangeListener.NONE, CallOptions.NONE.withRequired(true))
+                .call(p, "GET", "stub?delay=60000", null, ExchangeListener.NONE, CallOptions.NONE.withRequired(true))
                 .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
         assertEquals(List.of(Outcome.Kind.CANCELLED, Outcome.Kind.HTTP_ERROR, Outcome.Kind.CANCELLED),
                 result.outcomes().stream().map(Outcome::kind).toList());
@@ -90,8 +90,8 @@ class FanOutTest {
     @Test
     void aRequiredCallThatSucceedsChangesNothing() throws Exception {
         FanOutResult result = broker.fanOut(Duration.ofSeconds(30))
-                .call("h1", "GET", "stub?status=500", null, ExchangeListener.NONE, false)
-                .call("h2c", "GET", "stub?delay=200", null, ExchangeListener.NONE, true)
+                .call("h1", "GET", "stub?status=500", null, ExchangeListener.NONE, CallOptions.NONE)
+                .call("h2c", "GET", "stub?delay=200", null, ExchangeListener.NONE, CallOptions.NONE.withRequired(true))
                 .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
         // The optional call's failure does not end anything; the required one answered.
         assertEquals(List.of(Outcome.Kind.HTTP_ERROR, Outcome.Kind.OK),
@@ -114,8 +114,8 @@ class FanOutTest {
             refusing.start();
             try {
                 FanOutResult result = refusing.fanOut(Duration.ofSeconds(60))
-                        .call("nowhere", "GET", "stub", null, ExchangeListener.NONE, true)
-                        .call("stub", "GET", "stub?delay=60000", null, ExchangeListener.NONE, false)
+                        .call("nowhere", "GET", "stub", null, ExchangeListener.NONE, CallOptions.NONE.withRequired(true))
+                        .call("stub", "GET", "stub?delay=60000", null, ExchangeListener.NONE, CallOptions.NONE)
                         .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
                 assertEquals(List.of(Outcome.Kind.CONNECT_FAILED, Outcome.Kind.CANCELLED),
                         result.outcomes().stream().map(Outcome::kind).toList());
@@ -135,8 +135,8 @@ class FanOutTest {
         // the call would end TIMEOUT at its 10 s call timeout; the test waits at most 30 s.
         String id = "hedge-" + protocol + "-" + System.nanoTime();
         FanOutResult result = broker.fanOut(Duration.ofSeconds(60))
-                .call(p, "GET", "stub?firstDelay=60000&id=" + id, null, ExchangeListener.NONE, false,
-                        new Hedging(Duration.ofMillis(50), 2))
+                .call(p, "GET", "stub?firstDelay=60000&id=" + id, null, ExchangeListener.NONE,
+                        CallOptions.NONE.withHedging(new Hedging(Duration.ofMillis(50), 2)))
                 .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
         Outcome outcome = result.outcomes().get(0);
         assertEquals(Outcome.Kind.OK, outcome.kind(), outcome.toString());
@@ -154,7 +154,7 @@ class FanOutTest {
     @Test
     void aCallThatAnswersBeforeTheHedgeDelaySendsNoHedge() throws Exception {
         Exchange exchange = broker.exchange("h1", "GET", "stub?id=prompt", null, ExchangeListener.NONE,
-                new Hedging(Duration.ofSeconds(20), 1));
+                CallOptions.NONE.withHedging(new Hedging(Duration.ofSeconds(20), 1)));
         Outcome outcome = exchange.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS);
         assertEquals(Outcome.Kind.OK, outcome.kind());
         assertEquals(0, outcome.hedges());
@@ -166,7 +166,7 @@ class FanOutTest {
     void onlyReadsMayBeHedged() {
         IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> broker.exchange("h1", "POST", "stub", null, ExchangeListener.NONE,
-                        new Hedging(Duration.ofMillis(50), 1)));
+                        CallOptions.NONE.withHedging(new Hedging(Duration.ofMillis(50), 1))));
         assertTrue(e.getMessage().contains("cannot be hedged"), e.getMessage());
         assertEquals(0, broker.exchangesInFlight());
     }

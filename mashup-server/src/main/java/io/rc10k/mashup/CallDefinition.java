@@ -1,5 +1,7 @@
 package io.rc10k.mashup;
 
+import io.rc10k.broker.Caching;
+import io.rc10k.broker.CallOptions;
 import io.rc10k.broker.Hedging;
 import java.util.List;
 
@@ -14,26 +16,36 @@ import java.util.List;
  * @param forwardHeaders inbound headers to pass on to the partner (none by default; never hop-by-hop,
  *                       never {@code traceparent} or {@code tracestate}: every call carries the
  *                       request's trace context anyway)
- * @param required       when true, the mashup cannot answer without this part: if its call fails or
- *                       misses the deadline, the mashup answers 502 (504 for the deadline) at once and
- *                       cancels the calls still running (false by default)
- * @param hedging        when not null, the call is hedged: another attempt goes out when none has
- *                       answered within {@link Hedging#after()}, the first answer wins (null by default)
+ * @param options        how the call runs beyond its request ({@link CallOptions#NONE} by default):
+ *                       {@code required} — if its call fails or misses the deadline, the mashup answers
+ *                       502 (504 for the deadline) at once and cancels the calls still running;
+ *                       {@code hedging} — another attempt goes out when none has answered in time, the
+ *                       first answer wins; {@code caching} — its 200 answers are served from the partner's
+ *                       cache for a while
  */
 public record CallDefinition(String name, String partner, String template, List<String> forwardHeaders,
-        boolean required, Hedging hedging) {
+        CallOptions options) {
     public CallDefinition {
         forwardHeaders = forwardHeaders == null ? List.of() : List.copyOf(forwardHeaders);
+        options = options == null ? CallOptions.NONE : options;
     }
 
-    /** A call that is not hedged. */
-    public CallDefinition(String name, String partner, String template, List<String> forwardHeaders,
-            boolean required) {
-        this(name, partner, template, forwardHeaders, required, null);
-    }
-
-    /** A call that is neither required nor hedged. */
+    /** A plain call: not required, hedged or cached. */
     public CallDefinition(String name, String partner, String template, List<String> forwardHeaders) {
-        this(name, partner, template, forwardHeaders, false, null);
+        this(name, partner, template, forwardHeaders, CallOptions.NONE);
+    }
+
+    public boolean required() {
+        return options.required();
+    }
+
+    /** Null when the call is not hedged. */
+    public Hedging hedging() {
+        return options.hedging();
+    }
+
+    /** Null when the call is not cached. */
+    public Caching caching() {
+        return options.caching();
     }
 }

@@ -76,7 +76,7 @@ class DefinitionsTest {
         assertTrue(problems.contains("partners.weather.maxConnections: 0 < 1"), problems.toString());
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("partners.hotels.baseUri: \"ftp://example\"")),
                 problems.toString());
-        assertTrue(problems.contains("partners.hotels.colour: unknown field (known: baseUri, callTimeoutMillis, "
+        assertTrue(problems.contains("partners.hotels.colour: unknown field (known: baseUri, cacheMaxBytes, cacheMaxEntries, callTimeoutMillis, "
                 + "circuitBreaker, connectTimeoutMillis, maxConnections, maxQueued, maxResponseBytes, "
                 + "maxStreamsPerConnection, protocol, retries)"), problems.toString());
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("partners.flights.circuitBreaker: consecutiveFailures")),
@@ -123,6 +123,23 @@ class DefinitionsTest {
         assertEquals(List.of("mashups.m.calls[0].hedgeAfterMillis: 0 (accepted: 1 to 60000)",
                 "mashups.m.calls[1].maxHedges: only with hedgeAfterMillis",
                 "mashups.m.calls[2].maxHedges: 4 (accepted: 1 to 3)"), e.problems());
+    }
+
+    @Test
+    void cachingFieldsAreReadAndChecked() throws Exception {
+        Definitions d = DefinitionsJson.parse("""
+                {"partners": {"p": {"baseUri": "http://127.0.0.1:9", "cacheMaxEntries": 10, "cacheMaxBytes": 4096}},
+                 "mashups": {"m": {"calls": [{"partner": "p", "template": "/x", "cacheSeconds": 30}]}}}
+                """, "x");
+        assertEquals(30, d.mashups().get("m").calls().get(0).caching().ttl().toSeconds());
+        assertEquals(10, d.partners().get("p").cacheMaxEntries());
+        assertEquals(4096, d.partners().get("p").cacheMaxBytes());
+        DefinitionException e = assertThrows(DefinitionException.class, () -> DefinitionsJson.parse("""
+                {"partners": {"p": {"baseUri": "http://127.0.0.1:9", "cacheMaxEntries": 0}},
+                 "mashups": {"m": {"calls": [{"partner": "p", "template": "/x", "cacheSeconds": 0}]}}}
+                """, "x"));
+        assertEquals(List.of("partners.p.cacheMaxEntries: 0 (accepted: 1 to 1000000)",
+                "mashups.m.calls[0].cacheSeconds: 0 (accepted: 1 to 86400)"), e.problems());
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rc10k.broker.BrokerClient;
+import io.rc10k.broker.CallOptions;
 import io.rc10k.broker.Hedging;
 import io.rc10k.broker.Partner;
 import io.rc10k.stubs.PartnerStubs;
@@ -36,17 +37,15 @@ class HedgingTest {
     static void start() throws Exception {
         stubs = PartnerStubs.start(StubOptions.builder().h2c(true).build());
         String base = stubs.uri().toString();
-        Hedging hedging = new Hedging(Duration.ofMillis(50), 2);
+        CallOptions hedged = CallOptions.NONE.withHedging(new Hedging(Duration.ofMillis(50), 2));
         definitions = Definitions.builder()
                 .partner(Partner.builder("stub", base).circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
                 .partner(Partner.builder("h2", base).protocol(Partner.Protocol.H2C)
                         .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
                 .mashup(MashupDefinition.builder("hedged").deadline(Duration.ofSeconds(60))
                         .parameter(ParameterDefinition.required("id"))
-                        .call(new CallDefinition("h1", "stub", "/stub?firstDelay=60000&id=h1-{id}", List.of(), false,
-                                hedging))
-                        .call(new CallDefinition("h2", "h2", "/stub?firstDelay=60000&id=h2-{id}", List.of(), false,
-                                hedging))
+                        .call(new CallDefinition("h1", "stub", "/stub?firstDelay=60000&id=h1-{id}", List.of(), hedged))
+                        .call(new CallDefinition("h2", "h2", "/stub?firstDelay=60000&id=h2-{id}", List.of(), hedged))
                         .build())
                 .build();
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rc10k.broker.BrokerClient;
+import io.rc10k.broker.CallOptions;
 import io.rc10k.broker.Partner;
 import io.rc10k.stubs.PartnerStubs;
 import io.rc10k.stubs.StubOptions;
@@ -29,6 +30,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class RequiredPartsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final CallOptions REQUIRED = CallOptions.NONE.withRequired(true);
     private static PartnerStubs stubs;
     private static Definitions definitions;
 
@@ -42,15 +44,15 @@ class RequiredPartsTest {
                         .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
                 .mashup(MashupDefinition.builder("late").deadline(Duration.ofMillis(500))
                         .call("fast", "stub", "/stub")
-                        .call(new CallDefinition("account", "stub", "/stub?delay=60000", List.of(), true))
+                        .call(new CallDefinition("account", "stub", "/stub?delay=60000", List.of(), REQUIRED))
                         .build())
                 .mashup(MashupDefinition.builder("optionalFails").deadline(Duration.ofSeconds(30))
                         .call("broken", "stub", "/stub?status=500")
-                        .call(new CallDefinition("account", "stub", "/stub?id=ok", List.of(), true))
+                        .call(new CallDefinition("account", "stub", "/stub?id=ok", List.of(), REQUIRED))
                         .build())
                 .mashup(MashupDefinition.builder("garbled").deadline(Duration.ofSeconds(30))
                         .call("fine", "stub", "/stub")
-                        .call(new CallDefinition("account", "stub", "/stub?fault=malformed-json", List.of(), true))
+                        .call(new CallDefinition("account", "stub", "/stub?fault=malformed-json", List.of(), REQUIRED))
                         .build())
                 .build();
     }
@@ -104,7 +106,7 @@ class RequiredPartsTest {
                         .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
                 .mashup(MashupDefinition.builder("failing").deadline(Duration.ofSeconds(60))
                         .call("slow", "stub", "/stub?delay=60000")
-                        .call(new CallDefinition("account", "stub", "/stub?status=503", List.of(), true))
+                        .call(new CallDefinition("account", "stub", "/stub?status=503", List.of(), REQUIRED))
                         .call("slow2", "h2", "/stub?delay=60000")
                         .build())
                 .build();

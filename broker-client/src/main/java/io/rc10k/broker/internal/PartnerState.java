@@ -17,6 +17,7 @@ public final class PartnerState {
     private final AtomicInteger inFlight = new AtomicInteger();
     private final Map<Outcome.Kind, LongAdder> outcomes = new EnumMap<>(Outcome.Kind.class);
     private final CircuitBreaker breaker;
+    private volatile ResponseCache cache;
 
     public PartnerState(Partner partner) {
         this.partner = partner;
@@ -28,6 +29,21 @@ public final class PartnerState {
 
     public Partner partner() {
         return partner;
+    }
+
+    /** The partner's response cache, made on first use (calls without caching never make one). */
+    ResponseCache cache() {
+        ResponseCache c = cache;
+        if (c == null) {
+            synchronized (this) {
+                c = cache;
+                if (c == null) {
+                    c = new ResponseCache(partner.cacheMaxEntries(), partner.cacheMaxBytes());
+                    cache = c;
+                }
+            }
+        }
+        return c;
     }
 
     boolean tryAdmit() {

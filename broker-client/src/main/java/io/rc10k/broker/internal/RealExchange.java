@@ -1,5 +1,6 @@
 package io.rc10k.broker.internal;
 
+import io.rc10k.broker.Caching;
 import io.rc10k.broker.Exchange;
 import io.rc10k.broker.ExchangeListener;
 import io.rc10k.broker.Hedging;
@@ -75,6 +76,14 @@ public final class RealExchange implements Exchange {
     private final Hedging hedging;
     /** Null unless hedged: what an exchange without hedging never allocates. */
     private final Hedged hedged;
+    private final Caching caching;
+    private final ResponseCache.Key cacheKey;
+    /** Cached and the first of its key: the identical calls that came meanwhile wait on this. */
+    private CompletableFuture<Outcome> leading;
+    /** Cached and waiting for an identical call's answer: nothing of its own is out. */
+    private volatile boolean following;
+    /** How long the answer may be cached, under the partner's Cache-Control; set before finish. */
+    private volatile long cacheTtlNanos;
 
     /** A hedged exchange's attempts out, the one answering, hedges sent, and the timer for the next. */
     private static final class Hedged {
@@ -101,12 +110,19 @@ public final class RealExchange implements Exchange {
 
     public RealExchange(HttpClient http, PartnerState state, String method, URI uri,
             Consumer<HttpFields.Mutable> headers, ExchangeListener listener, ExchangeCounter counter) {
-        this(http, state, method, uri, headers, listener, counter, null);
+        this(http, state, method, uri, headers, listener, counter, null, null, null);
     }
 
+    /**
+     * @param hedging  null, or how the exchange is hedged
+     * @param caching  null, or how long its answer may be served from the partner's cache
+     * @param cacheKey the key of its answer in that cache (with {@code caching})
+     */
     public RealExchange(HttpClient http, PartnerState state, String method, URI uri,
             Consumer<HttpFields.Mutable> headers, ExchangeListener listener, ExchangeCounter counter,
-            Hedging hedging) {
+            Hedging hedging, Caching caching, ResponseCache.Key cacheKey) {
+        this.caching = caching;
+        this.cacheKey = cacheKey;
         this.hedging = hedging;
         this.hedged = hedging == null ? null : new Hedged();
         this.http = http;
@@ -123,20 +139,58 @@ public final class RealExchange implements Exchange {
     public RealExchange start() {
         startNanos = System.nanoTime();
         deadlineNanos = startNanos + partner.callTimeout().toNanos();
+        if (caching != null && servedByCache()) {
+            return this;
+        }
+        proceed();
+        return this;
+    }
+
+    /**
+     * Cached: true when the cache answers at once or an identical call already out will (this exchange
+     * then sends nothing); false when this exchange leads and must call the partner.
+     */
+    private boolean servedByCache() {
+        ResponseCache cache = state.cache();
+        Outcome hit = cache.fresh(cacheKey, startNanos);
+        if (hit != null) {
+            finish(hit.fromCache("hit", System.nanoTime() - startNanos), false, false);
+            return true;
+        }
+        CompletableFuture<Outcome> mine = new CompletableFuture<>();
+        CompletableFuture<Outcome> out = cache.lead(cacheKey, mine);
+        if (out == null) {
+            leading = mine;
+            return false;
+        }
+        following = true;
+        out.whenComplete((answer, never) -> {
+            if (answer.hasResponse()) {
+                finish(answer.fromCache("coalesced", elapsedNanos()), false, false);
+            } else if (!completed.get()) {
+                // The call it waited for got no answer (cancelled, timed out, …): this one asks for itself.
+                following = false;
+                proceed();
+            }
+        });
+        return true;
+    }
+
+    /** Admission, then the first attempt (an abort that came first ends it there). */
+    private void proceed() {
         if (!state.breakerAllows()) {
             finish(Outcome.failure(partner.name(), Outcome.Kind.CIRCUIT_OPEN, 0, new RejectedExecutionException(
                     "partner " + partner.name() + ": circuit breaker open after repeated failures"), 0, 0), false);
-            return this;
+            return;
         }
         if (!state.tryAdmit()) {
             finish(Outcome.failure(partner.name(), Outcome.Kind.REJECTED, 0, new RejectedExecutionException(
                     "partner " + partner.name() + " is full: " + partner.capacity() + " exchanges in flight "
                             + "(maxConnections and maxQueued)"), 0, 0), false);
-            return this;
+            return;
         }
         counter.begun(this);
         attempt();
-        return this;
     }
 
     private void attempt() {
@@ -221,6 +275,12 @@ public final class RealExchange implements Exchange {
         if (completed.get() || !abortKind.compareAndSet(null, kind)) {
             return;
         }
+        if (following) {
+            // Nothing of its own is out: it ends now, and the answer it waited for is dropped when it comes.
+            finish(Outcome.failure(partner.name(), kind, 0, abortCause(kind), elapsedNanos(), 0).fromCache("coalesced",
+                    elapsedNanos()), false, false);
+            return;
+        }
         if (hedged == null) {
             Attempt attempt = current;
             if (attempt != null) {
@@ -242,8 +302,29 @@ public final class RealExchange implements Exchange {
 
     /** Ends the exchange once; later calls are ignored. */
     private void finish(Outcome result, boolean admitted) {
+        finish(result, admitted, true);
+    }
+
+    /**
+     * Ends the exchange once; later calls are ignored.
+     *
+     * @param recorded counted in the partner's outcomes and its breaker: false for an answer that came
+     *                 from the cache or from an identical call, which told nothing new about the partner
+     */
+    private void finish(Outcome outcome, boolean admitted, boolean recorded) {
         if (!completed.compareAndSet(false, true)) {
             return;
+        }
+        Outcome result = outcome;
+        CompletableFuture<Outcome> led = leading;
+        if (led != null) {
+            long ttl = cacheTtlNanos;
+            if (outcome.kind() == Outcome.Kind.OK && outcome.status() == 200 && ttl > 0) {
+                state.cache().store(cacheKey, outcome, ttl, System.nanoTime());
+            }
+            state.cache().led(cacheKey, led);
+            led.complete(outcome);
+            result = outcome.fromCache("miss", outcome.elapsedNanos());
         }
         if (hedged != null) {
             hedged.cancelTimer();
@@ -253,11 +334,14 @@ public final class RealExchange implements Exchange {
             state.release();
             counter.ended(this);
         }
-        state.record(result.kind(), result.status());
+        if (recorded) {
+            state.record(result.kind(), result.status());
+        }
+        Outcome answer = result;
         events.run(() -> {
-            call(l -> l.onComplete(this, result));
+            call(l -> l.onComplete(this, answer));
             delivered = true;
-            outcome.complete(result);
+            this.outcome.complete(answer);
         });
     }
 
@@ -435,6 +519,10 @@ public final class RealExchange implements Exchange {
                 // to the pool or closed before this callback: open now means pooled and reusable.
                 if (used != null && !used.isClosed()) {
                     RealExchange.this.notify(l -> l.onConnectionIdle(RealExchange.this));
+                }
+                if (caching != null) {
+                    cacheTtlNanos = ResponseCache.ttlUnder(response.getHeaders().get(HttpHeader.CACHE_CONTROL),
+                            caching.ttl().toNanos());
                 }
                 finish(Outcome.response(partner.name(), response.getStatus(),
                         response.getHeaders().get(HttpHeader.CONTENT_TYPE), whole, elapsedNanos(),

@@ -50,7 +50,7 @@ public final class AsyncMashupServlet extends MashupServlet {
         for (MashupRouter.Call call : route.calls()) {
             try {
                 fanOut.call(call.partner(), "GET", call.pathAndQuery(), call.headers(), ExchangeListener.NONE,
-                        call.required(), call.hedging());
+                        call.options());
             } catch (IllegalArgumentException e) {
                 rejectCall(response, route, call);
                 return;

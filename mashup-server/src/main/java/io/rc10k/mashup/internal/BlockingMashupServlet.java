@@ -127,7 +127,7 @@ public final class BlockingMashupServlet extends MashupServlet {
                             new CancellationException("a required part failed first"), 0, 0);
                 }
                 Exchange exchange = broker.exchange(call.partner(), "GET", call.pathAndQuery(), call.headers(),
-                        ExchangeListener.NONE, call.hedging());
+                        ExchangeListener.NONE, call.options());
                 exchanges.set(slot, exchange);
                 if (stopped.get()) {
                     exchange.cancel();

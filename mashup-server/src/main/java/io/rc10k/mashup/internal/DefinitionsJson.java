@@ -3,6 +3,8 @@ package io.rc10k.mashup.internal;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rc10k.broker.Caching;
+import io.rc10k.broker.CallOptions;
 import io.rc10k.broker.Hedging;
 import io.rc10k.broker.Partner;
 import io.rc10k.mashup.CallDefinition;
@@ -30,13 +32,13 @@ public final class DefinitionsJson {
     private static final Set<String> TOP = Set.of("partners", "mashups");
     private static final Set<String> PARTNER = Set.of("baseUri", "protocol", "maxConnections", "maxQueued",
             "maxStreamsPerConnection", "connectTimeoutMillis", "callTimeoutMillis", "maxResponseBytes", "retries",
-            "circuitBreaker");
+            "circuitBreaker", "cacheMaxEntries", "cacheMaxBytes");
     private static final Set<String> BREAKER = Set.of("enabled", "consecutiveFailures", "failureRatio", "minimumCalls",
             "window", "coolDownMillis");
     private static final Set<String> MASHUP = Set.of("path", "deadlineMillis", "parameters", "calls");
     private static final Set<String> PARAMETER = Set.of("required", "default", "maxLength");
     private static final Set<String> CALL = Set.of("name", "partner", "template", "forwardHeaders", "required",
-            "hedgeAfterMillis", "maxHedges");
+            "hedgeAfterMillis", "maxHedges", "cacheSeconds");
 
     private DefinitionsJson() {
     }
@@ -109,6 +111,8 @@ public final class DefinitionsJson {
         integer(node, "callTimeoutMillis", at, problems, v -> b.callTimeout(Duration.ofMillis(v)));
         integer(node, "maxResponseBytes", at, problems, b::maxResponseBytes);
         integer(node, "retries", at, problems, v -> b.retries(clamp(v)));
+        integer(node, "cacheMaxEntries", at, problems, b::cacheMaxEntries);
+        integer(node, "cacheMaxBytes", at, problems, b::cacheMaxBytes);
         circuitBreaker(node.get("circuitBreaker"), at + ".circuitBreaker", problems).ifPresent(b::circuitBreaker);
         return problems.size() == before ? java.util.Optional.of(b.build()) : java.util.Optional.empty();
     }
@@ -215,13 +219,28 @@ public final class DefinitionsJson {
             if (required != null && !required.isBoolean()) {
                 problems.add(cat + ".required: " + required + " (accepted: true or false)");
             }
-            Hedging hedging = hedging(call, cat, problems);
+            CallOptions options = CallOptions.NONE.withRequired(required != null && required.asBoolean())
+                    .withHedging(hedging(call, cat, problems))
+                    .withCaching(caching(call, cat, problems));
             if (partner != null && template != null) {
-                b.call(new CallDefinition(callName != null ? callName : partner, partner, template, headers,
-                        required != null && required.asBoolean(), hedging));
+                b.call(new CallDefinition(callName != null ? callName : partner, partner, template, headers, options));
             }
         }
         return b.build();
+    }
+
+    /** A call's {@code cacheSeconds}, or null when it is not cached. */
+    private static Caching caching(JsonNode call, String at, List<String> problems) {
+        long[] seconds = {0};
+        integer(call, "cacheSeconds", at, problems, v -> seconds[0] = v);
+        if (call.get("cacheSeconds") == null || !call.get("cacheSeconds").isIntegralNumber()) {
+            return null;
+        }
+        if (seconds[0] < 1 || seconds[0] > 86_400) {
+            problems.add(at + ".cacheSeconds: " + seconds[0] + " (accepted: 1 to 86400)");
+            return null;
+        }
+        return new Caching(Duration.ofSeconds(seconds[0]));
     }
 
     /** A call's {@code hedgeAfterMillis} and {@code maxHedges}, or null when it is not hedged. */

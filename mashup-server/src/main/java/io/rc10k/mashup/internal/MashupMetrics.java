@@ -121,6 +121,9 @@ public final class MashupMetrics {
     public void partnerCall(Outcome outcome) {
         PartnerMeters meters = partners.computeIfAbsent(outcome.partner(), PartnerMeters::new);
         meters.calls(outcome.kind()).increment();
+        if (outcome.cache() != null) {
+            meters.cache(outcome.cache()).increment();
+        }
         if (outcome.hedges() > 0) {
             meters.hedges("sent").increment(outcome.hedges());
             if (outcome.hedgeWon()) {
@@ -182,6 +185,13 @@ public final class MashupMetrics {
             this.partner = partner;
             this.time = Timer.builder("mashup.partner.call").tag("partner", partner)
                     .description("partner call time, from start to outcome").register(registry);
+        }
+
+        /** Cached calls by how they were answered: {@code hit}, {@code coalesced} or {@code miss}. */
+        Counter cache(String result) {
+            return Counter.builder("mashup.partner.cache").tag("partner", partner).tag("result", result)
+                    .description("cached partner calls: answered from the cache (hit), by an identical call "
+                            + "out at the same time (coalesced), or by the partner (miss)").register(registry);
         }
 
         /** Hedges {@code sent}, or {@code won} (a hedge, not the first attempt, answered). */

@@ -1,6 +1,6 @@
 package io.rc10k.mashup.internal;
 
-import io.rc10k.broker.Hedging;
+import io.rc10k.broker.CallOptions;
 import io.rc10k.mashup.CallDefinition;
 import io.rc10k.mashup.Definitions;
 import io.rc10k.mashup.MashupDefinition;
@@ -26,8 +26,10 @@ public final class MashupRouter {
      * One outbound call, ready for the broker: its headers are the forwarded ones plus its trace
      * context ({@code traceparent} with the call's own span id, and {@code tracestate} if any).
      */
-    public record Call(String part, String partner, String pathAndQuery, HttpFields headers, boolean required,
-            Hedging hedging) {
+    public record Call(String part, String partner, String pathAndQuery, HttpFields headers, CallOptions options) {
+        public boolean required() {
+            return options.required();
+        }
     }
 
     /**
@@ -193,7 +195,7 @@ public final class MashupRouter {
             CallDefinition call = m.calls().get(i);
             spanIds[i] = TraceContext.newSpanId();
             calls.add(new Call(call.name(), call.partner(), c.templates().get(i).expand(values),
-                    headers(call, request, trace, spanIds[i]), call.required(), call.hedging()));
+                    headers(call, request, trace, spanIds[i]), call.options()));
         }
         return new Route(m, calls, c.partNames(), c.required(), trace, spanIds);
     }
