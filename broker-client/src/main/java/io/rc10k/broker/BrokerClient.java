@@ -84,6 +84,16 @@ public final class BrokerClient extends ContainerLifeCycle {
     private static final Set<String> REFUSED_HEADERS = Set.of("host", "content-length", "transfer-encoding",
             "connection", "upgrade", "te", "trailer", "keep-alive", "expect", "proxy-authorization",
             "proxy-authenticate", "proxy-connection");
+    /**
+     * True for a request header a caller may not set on a call: hop-by-hop ({@code Connection},
+     * {@code Upgrade}, {@code Proxy-*}, …) or the client's own ({@code Host}, {@code Content-Length}, …).
+     * The one rule: the broker refuses such headers, and mashup definitions may not forward them.
+     */
+    public static boolean isRefusedHeader(String name) {
+        String lower = name.toLowerCase(java.util.Locale.ROOT);
+        return REFUSED_HEADERS.contains(lower) || lower.startsWith("proxy-");
+    }
+
     private static final java.util.regex.Pattern TOKEN = java.util.regex.Pattern.compile("[A-Za-z]{1,20}");
     private HttpClient http;
     private Scheduler scheduler;
@@ -212,7 +222,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         }
         if (headers != null) {
             for (org.eclipse.jetty.http.HttpField field : headers) {
-                if (REFUSED_HEADERS.contains(field.getLowerCaseName()) || field.getLowerCaseName().startsWith("proxy-")) {
+                if (isRefusedHeader(field.getName())) {
                     throw new IllegalArgumentException("header \"" + field.getName() + "\" may not be set by a "
                             + "caller: it is hop-by-hop or set by the client");
                 }

@@ -1,5 +1,6 @@
 package io.rc10k.mashup;
 
+import io.rc10k.broker.BrokerClient;
 import io.rc10k.broker.Partner;
 import io.rc10k.mashup.internal.UriTemplate;
 import java.time.Duration;
@@ -35,9 +36,6 @@ public final class Definitions {
     private static final Pattern PATH = Pattern.compile("(/([A-Za-z0-9._~-]+|\\{[A-Za-z][A-Za-z0-9_.-]*\\}))+");
     private static final Set<String> RESERVED_PATHS = Set.of("/metrics", "/health", "/dashboard", "/dashboard/data");
     /** The broker refuses these (and every {@code Proxy-*}): they would redirect or re-frame a request. */
-    private static final Set<String> NEVER_FORWARDED = Set.of("connection", "keep-alive", "proxy-authenticate",
-            "proxy-authorization", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade", "host",
-            "content-length", "expect");
     /** Every call carries the server's own trace context; a forwarded copy would contradict it. */
     private static final Set<String> TRACE_CONTEXT = Set.of("traceparent", "tracestate");
 
@@ -192,7 +190,7 @@ public final class Definitions {
                 }
                 for (String header : call.forwardHeaders()) {
                     String lower = header.toLowerCase(Locale.ROOT);
-                    if (NEVER_FORWARDED.contains(lower) || lower.startsWith("proxy-")) {
+                    if (BrokerClient.isRefusedHeader(header)) {
                         all.add(cat + ".forwardHeaders: \"" + header + "\" is hop-by-hop or set by the client; it is "
                                 + "never forwarded");
                     } else if (TRACE_CONTEXT.contains(lower)) {

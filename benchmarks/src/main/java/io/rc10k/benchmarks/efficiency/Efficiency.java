@@ -14,7 +14,7 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * The efficiency experiment of DESIGN.md: the mashup server's CPU per mashup against a bare Jetty
+ * The efficiency experiment (docs/results/efficiency.md): the mashup server's CPU per mashup against a bare Jetty
  * hello-world's CPU per request, both under the same load generator in the same run on the same box:
  *
  * <pre>

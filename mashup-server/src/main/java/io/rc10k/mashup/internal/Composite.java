@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Writes the composite response of DESIGN.md, the same in every mode:
+ * Writes the composite response (docs/mashup-server.md#endpoints-and-statuses), the same in every mode:
  *
  * <pre>
  * {"mashup":"travel","complete":false,"elapsedMillis":1003,

@@ -5,8 +5,8 @@ import java.lang.management.ManagementFactory;
 import java.util.Collection;
 
 /**
- * How many sockets the server may hold before the process's open-file limit (here 20,000, and it
- * cannot be raised) turns new connections into "too many open files". The budget is the limit
+ * How many sockets the server may hold before the process's open-file limit (its hard limit, which
+ * the process cannot raise) turns new connections into "too many open files". The budget is the limit
  * less a reserve for the JVM's own files; the partner pools may take up to what they are
  * configured for (doubled when the demo's partner stubs share the process, since each outbound
  * connection is then also an inbound one), but never more than three quarters; inbound

@@ -23,7 +23,8 @@ import java.util.concurrent.Executor;
 
 /**
  * The server's metrics, served as Prometheus text at {@code GET /metrics}. The names are those of
- * DESIGN.md and must not change: {@code jvm_threads_live_threads}, {@code jvm_threads_peak_threads},
+ * docs/mashup-server.md#metrics and must not change (dashboards, the benchmarks and the experiments
+ * read them): {@code jvm_threads_live_threads}, {@code jvm_threads_peak_threads},
  * {@code jetty_threads_busy}, {@code jetty_threads_current}, {@code mashup_inbound_inflight},
  * {@code mashup_outbound_inflight}, {@code mashup_outbound_connections},
  * {@code mashup_requests_total{mashup,outcome}}, {@code mashup_partner_calls_total{partner,outcome}},

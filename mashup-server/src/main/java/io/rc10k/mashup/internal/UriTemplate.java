@@ -19,7 +19,7 @@ public final class UriTemplate {
     private static final String LITERAL_QUERY = LITERAL_PATH + "?";
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
-    /** Literal text, or a variable; {@code inQuery} chooses nothing today but documents where it sits. */
+    /** Literal text, or a variable; {@code inQuery}: it sits in the query (a path variable may not be a dot segment). */
     private record Piece(String literal, String variable, boolean inQuery) {
     }
 
