@@ -1,6 +1,7 @@
 package io.rc10k.benchmarks.efficiency;
 
 import io.rc10k.benchmarks.capacity.StubProcess;
+import io.rc10k.benchmarks.process.Options;
 import io.rc10k.benchmarks.process.ServerProcess;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -277,6 +278,10 @@ public final class Efficiency {
         return Path.of("benchmarks", "target", "benchmarks.jar");
     }
 
+    private static final String USAGE = "--calls 1,6,16 --modes async,sync,virtual --connections N --warmup MS "
+            + "--measure MS --mashup-jar PATH --stub-jar PATH --benchmarks-jar PATH --java PATH --jvm-arg ARG (repeatable) "
+            + "--hello-blocking --h2c-partners --help";
+
     public static void main(String[] args) throws Exception {
         Settings d = Settings.defaults();
         List<Integer> calls = d.calls();
@@ -295,28 +300,29 @@ public final class Efficiency {
         try {
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
-                    case "--calls" -> calls = Arrays.stream(args[++i].split(",")).map(Integer::valueOf).toList();
-                    case "--modes" -> modes = List.of(args[++i].split(","));
-                    case "--connections" -> connections = Integer.parseInt(args[++i]);
-                    case "--warmup" -> warmup = Long.parseLong(args[++i]);
-                    case "--measure" -> measure = Long.parseLong(args[++i]);
-                    case "--mashup-jar" -> mashupJar = Path.of(args[++i]);
-                    case "--stub-jar" -> stubJar = Path.of(args[++i]);
-                    case "--benchmarks-jar" -> benchmarksJar = Path.of(args[++i]);
-                    case "--java" -> java = args[++i];
-                    case "--jvm-arg" -> jvmArgs.add(args[++i]);
+                    case "--calls" -> calls = Arrays.stream(Options.value(args, ++i).split(",")).map(Integer::valueOf).toList();
+                    case "--modes" -> modes = List.of(Options.value(args, ++i).split(","));
+                    case "--connections" -> connections = Integer.parseInt(Options.value(args, ++i));
+                    case "--warmup" -> warmup = Long.parseLong(Options.value(args, ++i));
+                    case "--measure" -> measure = Long.parseLong(Options.value(args, ++i));
+                    case "--mashup-jar" -> mashupJar = Path.of(Options.value(args, ++i));
+                    case "--stub-jar" -> stubJar = Path.of(Options.value(args, ++i));
+                    case "--benchmarks-jar" -> benchmarksJar = Path.of(Options.value(args, ++i));
+                    case "--java" -> java = Options.value(args, ++i);
+                    case "--jvm-arg" -> jvmArgs.add(Options.value(args, ++i));
                     case "--hello-blocking" -> helloBlocking = true;
                     case "--h2c-partners" -> h2cPartners = true;
+                    case "--help" -> {
+                        System.out.println("usage: efficiency " + USAGE);
+                        System.exit(0);
+                    }
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
             }
             settings = new Settings(calls, modes, connections, warmup, measure, mashupJar, stubJar, benchmarksJar,
                     java, jvmArgs, helloBlocking, h2cPartners);
         } catch (RuntimeException e) {
-            System.err.println("efficiency: " + e.getMessage() + "; accepted: --calls 1,6,16 "
-                    + "--modes async,sync,virtual --connections N --warmup MS --measure MS --mashup-jar PATH "
-                    + "--stub-jar PATH --benchmarks-jar PATH --java PATH --jvm-arg ARG (repeatable) --hello-blocking "
-                    + "--h2c-partners");
+            System.err.println("efficiency: " + e.getMessage() + "; accepted: " + USAGE);
             System.exit(2);
             return;
         }

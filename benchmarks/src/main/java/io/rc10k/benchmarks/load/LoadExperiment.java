@@ -94,21 +94,39 @@ public final class LoadExperiment {
     private LoadExperiment() {
     }
 
+    /** The value after an option; a missing one exits 2 naming the option. */
+    private static String option(String[] args, int i, String usage) {
+        if (i >= args.length) {
+            System.err.println("load-experiment: " + args[i - 1] + " needs a value; accepted: " + usage);
+            System.exit(2);
+        }
+        return args[i];
+    }
+
     public static void main(String[] args) throws Exception {
+        String usage = "[overload|soak] --max-inflight N --phase-seconds N --factors 2,10 --minutes M --help";
+        if (args.length > 0 && args[0].equals("--help")) {
+            System.out.println("usage: load-experiment " + usage);
+            System.exit(0);
+        }
         String mode = args.length > 0 ? args[0] : "overload";
+        if (!mode.equals("overload") && !mode.equals("soak")) {
+            System.err.println("load-experiment: \"" + mode + "\" is not an experiment; accepted: " + usage);
+            System.exit(2);
+        }
         int maxInFlight = 100;
         int phaseSeconds = 20;
         double minutes = 30;
         List<Double> factors = List.of(2.0, 10.0);
         for (int i = 1; i < args.length; i++) {
             switch (args[i]) {
-                case "--max-inflight" -> maxInFlight = Integer.parseInt(args[++i]);
-                case "--phase-seconds" -> phaseSeconds = Integer.parseInt(args[++i]);
-                case "--minutes" -> minutes = Double.parseDouble(args[++i]);
-                case "--factors" -> factors = java.util.Arrays.stream(args[++i].split(",")).map(Double::valueOf).toList();
+                case "--max-inflight" -> maxInFlight = Integer.parseInt(option(args, ++i, usage));
+                case "--phase-seconds" -> phaseSeconds = Integer.parseInt(option(args, ++i, usage));
+                case "--minutes" -> minutes = Double.parseDouble(option(args, ++i, usage));
+                case "--factors" -> factors = java.util.Arrays.stream(option(args, ++i, usage).split(","))
+                        .map(Double::valueOf).toList();
                 default -> {
-                    System.err.println("unknown option " + args[i] + " (accepted: overload|soak, --max-inflight N,"
-                            + " --phase-seconds N, --factors 2,10, --minutes M)");
+                    System.err.println("load-experiment: unknown option " + args[i] + "; accepted: " + usage);
                     System.exit(2);
                 }
             }
