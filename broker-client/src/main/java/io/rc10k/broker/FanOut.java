@@ -11,6 +11,8 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Function;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.util.thread.Scheduler;
 
@@ -46,6 +48,8 @@ public final class FanOut {
     private final Duration deadline;
     private final List<RealExchange> exchanges = new ArrayList<>();
     private final List<Boolean> required = new ArrayList<>();
+    /** Later-stage calls by slot (null for a call made at start); null when there are none. */
+    private List<Later> deferred;
     private final AtomicBoolean started = new AtomicBoolean();
 
     FanOut(BrokerClient broker, Scheduler scheduler, Executor executor, Duration deadline) {
@@ -93,45 +97,197 @@ public final class FanOut {
         return exchanges.size();
     }
 
-    /** Starts every call and arms the deadline. */
+    /**
+     * Adds a call made only once the calls it depends on have ended — the later stage of a chain. When
+     * the last of {@code dependsOn} ends, {@code pathAndQuery} gets their outcomes (in {@code dependsOn}
+     * order) and returns the call's path and query; if it throws {@link IllegalArgumentException} (a
+     * value it needed is missing, or the broker refuses the call), the call ends {@link Outcome.Kind#SKIPPED}
+     * with that message and sends nothing. The fan-out's deadline covers the whole chain: a call whose
+     * dependencies end after it ends TIMEOUT unsent; after a required call failed, CANCELLED unsent.
+     *
+     * @param dependsOn indexes of calls added before this one (the order of {@code call}/{@code callAfter})
+     */
+    public FanOut callAfter(int[] dependsOn, String partner, String method,
+            Function<List<Outcome>, String> pathAndQuery, HttpFields headers, ExchangeListener listener,
+            CallOptions options) {
+        if (started.get()) {
+            throw new IllegalStateException("fan-out already started");
+        }
+        int slot = exchanges.size();
+        if (dependsOn.length == 0) {
+            throw new IllegalArgumentException("callAfter: no call to wait for (use call)");
+        }
+        for (int d : dependsOn) {
+            if (d < 0 || d >= slot) {
+                throw new IllegalArgumentException("callAfter: " + d + " is not a call added before call " + slot);
+            }
+        }
+        if (broker.partner(partner) == null) {
+            throw new IllegalArgumentException("unknown partner \"" + partner + "\"");
+        }
+        if (deferred == null) {
+            deferred = new ArrayList<>();
+        }
+        while (deferred.size() < slot) {
+            deferred.add(null);
+        }
+        deferred.add(new Later(dependsOn.clone(), partner, method, pathAndQuery, headers, listener, options));
+        exchanges.add(null);
+        required.add(options.required());
+        return this;
+    }
+
+    /** A call of a later stage: what it waits for and how it is made. */
+    private record Later(int[] dependsOn, String partner, String method, Function<List<Outcome>, String> pathAndQuery,
+            HttpFields headers, ExchangeListener listener, CallOptions options) {
+    }
+
+    /** Starts every call that depends on none, and arms the deadline. */
     public CompletionStage<FanOutResult> start() {
         if (!started.compareAndSet(false, true)) {
             throw new IllegalStateException("fan-out already started");
         }
-        long startNanos = System.nanoTime();
         CompletableFuture<FanOutResult> result = new CompletableFuture<>();
-        Outcome[] outcomes = new Outcome[exchanges.size()];
-        if (outcomes.length == 0) {
+        if (exchanges.isEmpty()) {
             result.complete(new FanOutResult(List.of(), 0, false));
             return result;
         }
-        AtomicInteger remaining = new AtomicInteger(outcomes.length);
-        AtomicInteger failedRequired = new AtomicInteger(-1);
-        AtomicBoolean deadlineHit = new AtomicBoolean();
-        // The timer thread only hands the aborts to the pool: completions and their dependents never
-        // run on the one scheduler thread that every deadline shares.
-        Scheduler.Task timer = scheduler.schedule(() -> executor.execute(() -> {
-            deadlineHit.set(true);
-            exchanges.forEach(RealExchange::expire);
-        }), deadline.toNanos(), TimeUnit.NANOSECONDS);
-        for (int i = 0; i < outcomes.length; i++) {
-            int slot = i;
-            boolean mustSucceed = required.get(i);
-            exchanges.get(i).outcome().whenComplete((outcome, never) -> {
-                outcomes[slot] = outcome;
-                // The first required call to fail decides; the others' cancellations complete their outcomes.
-                if (mustSucceed && outcome.kind() != Outcome.Kind.OK && failedRequired.compareAndSet(-1, slot)) {
-                    exchanges.forEach(RealExchange::cancel);
-                }
-                // The decrement that reaches zero happens once; it alone completes the fan-out.
-                if (remaining.decrementAndGet() == 0) {
-                    timer.cancel();
-                    result.complete(new FanOutResult(List.copyOf(Arrays.asList(outcomes)),
-                            System.nanoTime() - startNanos, deadlineHit.get(), failedRequired.get()));
-                }
-            });
-        }
-        exchanges.forEach(RealExchange::start);
+        new Run(result).start();
         return result;
+    }
+
+    /** One started fan-out: its outcomes, the calls out, and the one completion. */
+    private final class Run {
+        private final long startNanos = System.nanoTime();
+        private final CompletableFuture<FanOutResult> result;
+        private final Outcome[] outcomes = new Outcome[exchanges.size()];
+        /** The calls out; a later stage's slot stays null until its call is made. */
+        private final AtomicReferenceArray<RealExchange> out = new AtomicReferenceArray<>(exchanges.size());
+        /** Later-stage calls claimed (made or ended unsent): each once. */
+        private final AtomicBoolean[] claimed;
+        private final AtomicInteger remaining = new AtomicInteger(exchanges.size());
+        private final AtomicInteger failedRequired = new AtomicInteger(-1);
+        private final AtomicBoolean deadlineHit = new AtomicBoolean();
+        private Scheduler.Task timer;
+
+        Run(CompletableFuture<FanOutResult> result) {
+            this.result = result;
+            this.claimed = deferred == null ? null : new AtomicBoolean[exchanges.size()];
+        }
+
+        void start() {
+            for (int i = 0; i < outcomes.length; i++) {
+                out.set(i, exchanges.get(i));
+                if (claimed != null) {
+                    claimed[i] = new AtomicBoolean(exchanges.get(i) != null);
+                }
+            }
+            // The timer thread only hands the aborts to the pool: completions and their dependents never
+            // run on the one scheduler thread that every deadline shares.
+            timer = scheduler.schedule(() -> executor.execute(() -> {
+                deadlineHit.set(true);
+                forEachOut(RealExchange::expire);
+            }), deadline.toNanos(), TimeUnit.NANOSECONDS);
+            for (int i = 0; i < outcomes.length; i++) {
+                RealExchange exchange = exchanges.get(i);
+                if (exchange != null) {
+                    watch(i, exchange);
+                }
+            }
+            for (int i = 0; i < outcomes.length; i++) {
+                RealExchange exchange = exchanges.get(i);
+                if (exchange != null) {
+                    exchange.start();
+                }
+            }
+        }
+
+        private void forEachOut(java.util.function.Consumer<RealExchange> action) {
+            for (int i = 0; i < outcomes.length; i++) {
+                RealExchange exchange = out.get(i);
+                if (exchange != null) {
+                    action.accept(exchange);
+                }
+            }
+        }
+
+        private void watch(int slot, RealExchange exchange) {
+            exchange.outcome().whenComplete((outcome, never) -> ended(slot, outcome));
+        }
+
+        private void ended(int slot, Outcome outcome) {
+            outcomes[slot] = outcome;
+            // The first required call to fail decides; the others' cancellations complete their outcomes.
+            if (required.get(slot) && outcome.kind() != Outcome.Kind.OK && failedRequired.compareAndSet(-1, slot)) {
+                forEachOut(RealExchange::cancel);
+            }
+            if (claimed != null) {
+                startReady();
+            }
+            // The decrement that reaches zero happens once; it alone completes the fan-out.
+            if (remaining.decrementAndGet() == 0) {
+                timer.cancel();
+                result.complete(new FanOutResult(List.copyOf(Arrays.asList(outcomes)), System.nanoTime() - startNanos,
+                        deadlineHit.get(), failedRequired.get()));
+            }
+        }
+
+        /** Makes (or ends unsent) every later-stage call whose dependencies have all ended. */
+        private void startReady() {
+            for (int i = 0; i < outcomes.length; i++) {
+                Later later = deferred.size() > i ? deferred.get(i) : null;
+                if (later == null || claimed[i].get() || !allEnded(later.dependsOn())) {
+                    continue;
+                }
+                if (!claimed[i].compareAndSet(false, true)) {
+                    continue;
+                }
+                make(i, later);
+            }
+        }
+
+        private boolean allEnded(int[] slots) {
+            for (int d : slots) {
+                if (outcomes[d] == null) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private void make(int slot, Later later) {
+            if (deadlineHit.get() || failedRequired.get() >= 0) {
+                ended(slot, unsent(later, deadlineHit.get() ? Outcome.Kind.TIMEOUT : Outcome.Kind.CANCELLED,
+                        deadlineHit.get() ? "the deadline passed before the calls it depends on ended"
+                                : "a required call failed first"));
+                return;
+            }
+            List<Outcome> inputs = new ArrayList<>(later.dependsOn().length);
+            for (int d : later.dependsOn()) {
+                inputs.add(outcomes[d]);
+            }
+            RealExchange exchange;
+            try {
+                String path = later.pathAndQuery().apply(inputs);
+                exchange = broker.newExchange(later.partner(), later.method(), path, later.headers(), later.listener(),
+                        later.options());
+            } catch (IllegalArgumentException e) {
+                ended(slot, unsent(later, Outcome.Kind.SKIPPED, e.getMessage()));
+                return;
+            }
+            out.set(slot, exchange);
+            watch(slot, exchange);
+            exchange.start();
+            // Made while the deadline or a required failure was being handled: it must not escape them.
+            if (deadlineHit.get()) {
+                exchange.expire();
+            } else if (failedRequired.get() >= 0) {
+                exchange.cancel();
+            }
+        }
+
+        private Outcome unsent(Later later, Outcome.Kind kind, String why) {
+            return Outcome.failure(later.partner(), kind, 0, new java.util.concurrent.CancellationException(why), 0, 0);
+        }
     }
 }

@@ -28,7 +28,9 @@ public final class Outcome {
         /** Aborted by the caller, or by the client stopping while the exchange was in flight. */
         CANCELLED,
         /** Not started: the partner's circuit breaker is open after repeated failures. */
-        CIRCUIT_OPEN;
+        CIRCUIT_OPEN,
+        /** Not started: a call it depends on ended without what it needed ({@link FanOut#callAfter}). */
+        SKIPPED;
 
         /** The name used in metrics and composite responses: {@code connect_failed}, {@code too_large}, … */
         public String label() {

@@ -172,6 +172,57 @@ class FanOutTest {
     }
 
     @Test
+    void aLaterCallIsMadeFromWhatItsDependencyAnswered() throws Exception {
+        FanOutResult result = broker.fanOut(Duration.ofSeconds(30))
+                .call("h1", "stub?delay=100&id=Lyon")
+                .call("h2c", "stub?delay=300&id=slow")
+                .callAfter(new int[] {0}, "h1", "GET", in -> "echo?city=" + idOf(in.get(0)), null,
+                        ExchangeListener.NONE, CallOptions.NONE)
+                .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        assertEquals(List.of(Outcome.Kind.OK, Outcome.Kind.OK, Outcome.Kind.OK),
+                result.outcomes().stream().map(Outcome::kind).toList());
+        assertTrue(result.outcomes().get(2).bodyAsString().contains("\"query\":\"city=Lyon\""),
+                result.outcomes().get(2).bodyAsString());
+    }
+
+    @Test
+    void aLaterCallWhoseDependencyFailedIsSkippedUnsent() throws Exception {
+        FanOutResult result = broker.fanOut(Duration.ofSeconds(30))
+                .call("h1", "stub?status=500")
+                .callAfter(new int[] {0}, "h1", "GET", in -> {
+                    if (in.get(0).kind() != Outcome.Kind.OK) {
+                        throw new IllegalArgumentException("call 0 gave no value: " + in.get(0).kind().label());
+                    }
+                    return "stub";
+                }, null, ExchangeListener.NONE, CallOptions.NONE)
+                .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        assertEquals(List.of(Outcome.Kind.HTTP_ERROR, Outcome.Kind.SKIPPED),
+                result.outcomes().stream().map(Outcome::kind).toList());
+        assertTrue(result.outcomes().get(1).failure().getMessage().contains("gave no value"));
+        assertEquals(0, broker.exchangesInFlight());
+    }
+
+    @Test
+    void theDeadlineCoversTheWholeChain() throws Exception {
+        FanOutResult result = broker.fanOut(Duration.ofMillis(300))
+                .call("h1", "stub?delay=5000")
+                .callAfter(new int[] {0}, "h1", "GET", in -> "stub", null, ExchangeListener.NONE, CallOptions.NONE)
+                .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        assertEquals(List.of(Outcome.Kind.TIMEOUT, Outcome.Kind.TIMEOUT),
+                result.outcomes().stream().map(Outcome::kind).toList());
+        assertEquals(0, result.outcomes().get(1).attempts(), "the later call was never sent");
+        assertTrue(result.deadlineHit());
+    }
+
+    private static String idOf(Outcome outcome) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"id\":\"([^\"]*)\"").matcher(outcome.bodyAsString());
+        if (!m.find()) {
+            throw new IllegalArgumentException("no id in " + outcome.bodyAsString());
+        }
+        return m.group(1);
+    }
+
+    @Test
     void deadlineCompletionsRunOnThePoolNotTheSchedulerThread() throws Exception {
         String[] thread = new String[1];
         broker.fanOut(Duration.ofMillis(200)).call("h1", "stub?delay=5000").start()
