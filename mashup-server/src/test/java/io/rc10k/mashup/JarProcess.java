@@ -21,11 +21,13 @@ final class JarProcess implements AutoCloseable {
     final URI uri;
     /** Everything the process printed so far (stdout and stderr), line by line. */
     final StringBuffer output;
+    private final Thread reader;
 
-    private JarProcess(Process process, URI uri, StringBuffer output) {
+    private JarProcess(Process process, URI uri, StringBuffer output, Thread reader) {
         this.process = process;
         this.uri = uri;
         this.output = output;
+        this.reader = reader;
     }
 
     static Process run(String... args) throws IOException {
@@ -52,6 +54,7 @@ final class JarProcess implements AutoCloseable {
                     }
                 }
             } catch (IOException e) {
+                output.append("[reading the output failed: ").append(e).append("]\n");
                 ready.completeExceptionally(e);
             }
             ready.completeExceptionally(new IOException("exited before ready:\n" + output));
@@ -59,7 +62,7 @@ final class JarProcess implements AutoCloseable {
         reader.setDaemon(true);
         reader.start();
         try {
-            JarProcess jar = new JarProcess(process, ready.get(60, TimeUnit.SECONDS), output);
+            JarProcess jar = new JarProcess(process, ready.get(60, TimeUnit.SECONDS), output, reader);
             self[0] = jar;
             return jar;
         } catch (Exception e) {
@@ -68,12 +71,20 @@ final class JarProcess implements AutoCloseable {
         }
     }
 
-    /** SIGTERM, then waits (bounded) for the exit status. */
+    /**
+     * SIGTERM, then waits (bounded) for the exit status and for the last line of output: afterwards
+     * {@link #output} holds everything the process printed, its graceful stop included.
+     */
     int stop() throws InterruptedException {
-        process.destroy();
+        // Through the handle: Process.destroy() would also close the output stream, losing the lines of the stop.
+        process.toHandle().destroy();
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             throw new AssertionError("the server did not exit within 60 s of SIGTERM");
+        }
+        reader.join(TimeUnit.SECONDS.toMillis(30));
+        if (reader.isAlive()) {
+            throw new AssertionError("the server's output did not end within 30 s of its exit");
         }
         return process.exitValue();
     }
