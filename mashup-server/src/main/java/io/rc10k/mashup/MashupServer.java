@@ -16,6 +16,7 @@ import io.rc10k.mashup.internal.Logging;
 import io.rc10k.mashup.internal.MashupMetrics;
 import io.rc10k.mashup.internal.MashupRouter;
 import io.rc10k.mashup.internal.Readiness;
+import io.rc10k.mashup.internal.SpanExport;
 import io.rc10k.mashup.internal.SmallServlets;
 import io.rc10k.stubs.PartnerStubs;
 import io.rc10k.stubs.StubOptions;
@@ -126,10 +127,15 @@ public final class MashupServer {
         server.addBean(broker);
         MashupMetrics metrics = new MashupMetrics(pool, broker);
         server.addBean(metrics);
+        // Only when asked for: otherwise no class of the OpenTelemetry SDK is even loaded.
+        SpanExport spans = options.otlpEndpoint() == null ? null : new SpanExport(options.otlpEndpoint(), definitions);
+        if (spans != null) {
+            server.addBean(spans);
+        }
 
         ServletContextHandler context = new ServletContextHandler("/");
         context.addServlet(new ServletHolder("mashups", mashupServlet(options.mode(), definitions, broker, metrics,
-                server)), "/");
+                spans, server)), "/");
         context.addServlet(new ServletHolder("metrics", new SmallServlets.Metrics(metrics)), "/metrics");
         Readiness readiness = new Readiness();
         server.addEventListener(readiness);
@@ -186,14 +192,15 @@ public final class MashupServer {
     }
 
     private static HttpServlet mashupServlet(Mode mode, Definitions definitions, BrokerClient broker,
-            MashupMetrics metrics, Server server) {
-        MashupRouter router = new MashupRouter(definitions);
+            MashupMetrics metrics, SpanExport spans, Server server) {
+        // A server that records spans starts its traces sampled, so that its partners may record theirs.
+        MashupRouter router = new MashupRouter(definitions, spans != null);
         if (mode == Mode.ASYNC) {
-            return new AsyncMashupServlet(router, broker, metrics);
+            return new AsyncMashupServlet(router, broker, metrics, spans);
         }
         CallThreads callThreads = new CallThreads(mode == Mode.VIRTUAL);
         server.addBean(callThreads, true);
-        return new BlockingMashupServlet(router, broker, metrics, callThreads);
+        return new BlockingMashupServlet(router, broker, metrics, callThreads, spans);
     }
 
     /**

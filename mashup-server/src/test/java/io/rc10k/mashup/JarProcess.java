@@ -7,6 +7,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -31,14 +32,25 @@ final class JarProcess implements AutoCloseable {
     }
 
     static Process run(String... args) throws IOException {
+        return run(Map.of(), args);
+    }
+
+    /** {@code java -jar mashup-server.jar args}, with {@code environment} added to this process's. */
+    static Process run(Map<String, String> environment, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
                 "-jar", JAR));
         command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectErrorStream(true).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        return builder.start();
     }
 
     static JarProcess start(String... args) throws Exception {
-        Process process = run(args);
+        return start(Map.of(), args);
+    }
+
+    static JarProcess start(Map<String, String> environment, String... args) throws Exception {
+        Process process = run(environment, args);
         CompletableFuture<URI> ready = new CompletableFuture<>();
         JarProcess[] self = new JarProcess[1];
         StringBuffer output = new StringBuffer();

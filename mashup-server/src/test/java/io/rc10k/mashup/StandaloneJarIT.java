@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -254,6 +256,63 @@ class StandaloneJarIT {
         assertEquals(2, process.exitValue(), output);
         assertFalse(output.contains("ready on"), "the server must not start with logging it was not asked for");
         return output;
+    }
+
+    @Test
+    void withAnOtlpEndpointTheJarExportsTheSpansOfASampledMashup() throws Exception {
+        String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+        try (OtlpReceiver receiver = OtlpReceiver.start();
+                JarProcess jar = JarProcess.start("--port", "0", "--otlp-endpoint", receiver.endpoint().toString())) {
+            ContentResponse paper = client.newRequest(jar.uri.resolve("/mashup/paper"))
+                    .headers(h -> h.put("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01"))
+                    .timeout(30, TimeUnit.SECONDS).send();
+            assertEquals(200, paper.getStatus());
+            List<String> ids = new ArrayList<>();
+            ids.add(traceId);
+            ids.add(paper.getHeaders().get("traceresponse").split("-")[2]);
+            Matcher part = Pattern.compile("\"spanId\":\"([0-9a-f]{16})\"").matcher(paper.getContentAsString());
+            while (part.find()) {
+                ids.add(part.group(1));
+            }
+            assertEquals(4, ids.size(), "the trace, the request's span and the paper mashup's two parts");
+            // The server span and a client span per part, from the shaded jar's exporter and JDK HTTP sender.
+            assertEquals(3, receiver.awaitTrace(traceId, 3).size(), receiver.spans().toString());
+            // And as bytes: protobuf carries each id raw (16 bytes for the trace, 8 for a span).
+            for (String id : ids) {
+                byte[] raw = HexFormat.of().parseHex(id);
+                assertTrue(receiver.bodies().stream().anyMatch(body -> indexOf(body, raw) >= 0), id);
+            }
+            assertEquals(143, jar.stop());
+            String output = jar.output.toString();
+            assertTrue(output.contains("io.rc10k.mashup.internal.SpanExport - exporting spans to "
+                    + receiver.endpoint() + "/v1/traces (OTLP/HTTP)"), output);
+            assertFalse(output.contains("ERROR") || output.contains("WARN"), output);
+        }
+    }
+
+    @Test
+    void withoutAnOtlpEndpointTheJarExportsNothingEvenWithOpenTelemetrysVariablesSet() throws Exception {
+        try (OtlpReceiver receiver = OtlpReceiver.start();
+                JarProcess jar = JarProcess.start(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint().toString(),
+                        "OTEL_TRACES_EXPORTER", "otlp"), "--port", "0")) {
+            ContentResponse paper = client.newRequest(jar.uri.resolve("/mashup/paper"))
+                    .headers(h -> h.put("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"))
+                    .timeout(30, TimeUnit.SECONDS).send();
+            assertEquals(200, paper.getStatus());
+            // A server that exports sends what is left when it stops (SpanExportTest): after that, nothing can come.
+            assertEquals(143, jar.stop());
+            assertEquals(0, receiver.requests(), "requests to the OTLP endpoint");
+            assertFalse(jar.output.toString().contains("exporting spans"), jar.output.toString());
+        }
+    }
+
+    private static int indexOf(byte[] haystack, byte[] needle) {
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            if (java.util.Arrays.equals(haystack, i, i + needle.length, needle, 0, needle.length)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** The first output line that matches, waiting (bounded) for it: a log line is written after the answer. */

@@ -2,6 +2,8 @@ package io.rc10k.mashup.internal;
 
 import io.rc10k.mashup.MashupOptions;
 import io.rc10k.mashup.Mode;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +41,9 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
             "  --observability-on-admin-only",
             "                        serve /metrics and /health* on the admin port only; the main port answers",
             "                        404 for them (needs an admin port)",
+            "  --otlp-endpoint URL   export a span per mashup and per partner call with OTLP/HTTP to URL",
+            "                        (http://collector:4318 sends to its /v1/traces; a URL with a path, there);",
+            "                        default: no export",
             "  --log-config FILE     a Logback configuration (XML) to log by instead of the bundled one; a file that",
             "                        is missing or not a valid configuration exits 2",
             "  --log-level LOGGER=LEVEL",
@@ -71,6 +76,7 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
                 case "--max-threads" -> options = options.withMaxThreads(number(args, ++i, arg));
                 case "--max-inflight" -> options = options.withMaxInFlight(number(args, ++i, arg));
                 case "--observability-on-admin-only" -> options = options.withObservabilityOnAdminOnly(true);
+                case "--otlp-endpoint" -> options = options.withOtlpEndpoint(url(args, ++i, arg));
                 case "--log-config" -> logConfig = Path.of(value(args, ++i, arg));
                 case "--log-level" -> logLevels.add(logLevel(value(args, ++i, arg)));
                 default -> throw new IllegalArgumentException("unknown option \"" + arg + "\" (see --help)");
@@ -96,6 +102,15 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
             throw new IllegalArgumentException(option + ": a value is missing (see --help)");
         }
         return args[i];
+    }
+
+    private static URI url(String[] args, int i, String option) {
+        String text = value(args, i, option);
+        try {
+            return new URI(text);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException(option + ": \"" + text + "\" is not a URL (" + e.getReason() + ")");
+        }
     }
 
     private static int number(String[] args, int i, String option) {
