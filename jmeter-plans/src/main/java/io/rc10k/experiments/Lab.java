@@ -44,8 +44,8 @@ record Lab(Path root, Path out, JMeter jmeter) {
     ServerProcess startMashup(Path config, String mode, int maxThreads) throws IOException {
         List<String> args = new ArrayList<>(List.of("--config", config.toString(), "--mode", mode, "--port", "0",
                 "--admin-port", "-1", "--max-threads", Integer.toString(maxThreads)));
-        return ServerProcess.startJar("mashup", jar("mashup-server"),
-                List.of("-Dorg.slf4j.simpleLogger.log.org.eclipse.jetty.server.RequestLog=warn"), args, MASHUP_READY);
+        args.addAll(ServerProcess.NO_ACCESS_LOG);
+        return ServerProcess.startJar("mashup", jar("mashup-server"), List.of(), args, MASHUP_READY);
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.rc10k.mashup;
 
+import java.net.URI;
+
 /**
  * How one mashup server runs: where it listens, how it waits, and its bounds. Immutable.
  *
@@ -15,9 +17,11 @@ package io.rc10k.mashup;
  *                       outside the connection limit, that stays open during a graceful stop: -1 none, 0 ephemeral
  * @param observabilityOnAdminOnly {@code /metrics} and the {@code /health} views on the admin port only;
  *                       the main port answers 404 for them. Needs an admin port
+ * @param otlpEndpoint   where to export spans with OTLP/HTTP ({@code http://collector:4318}, or a full
+ *                       {@code .../v1/traces} URL), or null: nothing exported, nothing of it loaded
  */
 public record MashupOptions(String host, int port, Mode mode, int maxThreads, int maxInFlight, int maxConnections,
-        int adminPort, boolean observabilityOnAdminOnly) {
+        int adminPort, boolean observabilityOnAdminOnly, URI otlpEndpoint) {
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
     public static final int DEFAULT_MAX_THREADS = 200;
@@ -46,53 +50,67 @@ public record MashupOptions(String host, int port, Mode mode, int maxThreads, in
             throw new IllegalArgumentException("--observability-on-admin-only needs an admin port, but --admin-port is "
                     + adminPort + " (accepted with it: --admin-port 0 to 65535)");
         }
+        if (otlpEndpoint != null && !isHttpUrl(otlpEndpoint)) {
+            throw new IllegalArgumentException("--otlp-endpoint: \"" + otlpEndpoint + "\" (accepted: an http or https "
+                    + "URL with a host and no query, e.g. http://127.0.0.1:4318)");
+        }
     }
 
-    /** Port 8080, admin port 8081, async, 200 threads, limits derived from the open-file limit. */
+    private static boolean isHttpUrl(URI uri) {
+        return ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null
+                && uri.getQuery() == null && uri.getFragment() == null;
+    }
+
+    /** Port 8080, admin port 8081, async, 200 threads, limits derived from the open-file limit, no span export. */
     public static MashupOptions defaults() {
         return new MashupOptions(DEFAULT_HOST, DEFAULT_PORT, Mode.ASYNC, DEFAULT_MAX_THREADS, 0, 0, DEFAULT_PORT + 1,
-                false);
+                false, null);
     }
 
     public MashupOptions withHost(String host) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                observabilityOnAdminOnly);
+                observabilityOnAdminOnly, otlpEndpoint);
     }
 
     /** Also moves a default admin port along: port + 1, or ephemeral for port 0. */
     public MashupOptions withPort(int port) {
         int admin = adminPort == this.port + 1 ? (port == 0 ? 0 : port + 1) : adminPort;
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, admin,
-                observabilityOnAdminOnly);
+                observabilityOnAdminOnly, otlpEndpoint);
     }
 
     public MashupOptions withMode(Mode mode) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                observabilityOnAdminOnly);
+                observabilityOnAdminOnly, otlpEndpoint);
     }
 
     public MashupOptions withMaxThreads(int maxThreads) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                observabilityOnAdminOnly);
+                observabilityOnAdminOnly, otlpEndpoint);
     }
 
     public MashupOptions withMaxInFlight(int maxInFlight) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                observabilityOnAdminOnly);
+                observabilityOnAdminOnly, otlpEndpoint);
     }
 
     public MashupOptions withMaxConnections(int maxConnections) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                observabilityOnAdminOnly);
+                observabilityOnAdminOnly, otlpEndpoint);
     }
 
     public MashupOptions withAdminPort(int adminPort) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                observabilityOnAdminOnly);
+                observabilityOnAdminOnly, otlpEndpoint);
     }
 
     public MashupOptions withObservabilityOnAdminOnly(boolean observabilityOnAdminOnly) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                observabilityOnAdminOnly);
+                observabilityOnAdminOnly, otlpEndpoint);
+    }
+
+    public MashupOptions withOtlpEndpoint(URI otlpEndpoint) {
+        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
+                observabilityOnAdminOnly, otlpEndpoint);
     }
 }

@@ -14,22 +14,18 @@ import io.rc10k.mashup.internal.DefinitionsJson;
 import io.rc10k.mashup.internal.FileBudget;
 import io.rc10k.mashup.internal.GracefulMashups;
 import io.rc10k.mashup.internal.JsonErrorHandler;
+import io.rc10k.mashup.internal.Logging;
 import io.rc10k.mashup.internal.MashupMetrics;
 import io.rc10k.mashup.internal.MashupRouter;
 import io.rc10k.mashup.internal.Readiness;
+import io.rc10k.mashup.internal.SpanExport;
 import io.rc10k.mashup.internal.SmallServlets;
 import io.rc10k.stubs.PartnerStubs;
 import io.rc10k.stubs.StubOptions;
 import jakarta.servlet.http.HttpServlet;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.Reader;
 import java.net.BindException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Properties;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
 import org.eclipse.jetty.io.ArrayByteBufferPool;
@@ -67,8 +63,6 @@ import org.slf4j.LoggerFactory;
 public final class MashupServer {
     /** How long a stop waits for requests in flight beyond the longest deadline: time to write their answers. */
     static final long STOP_SLACK_MILLIS = 5_000;
-    /** Read by {@link #main} before logging starts; {@link CommandLine} takes and skips it. */
-    static final String LOG_CONFIG = "--log-config";
     /**
      * NCSA's fields with a UTC ISO-8601 time, then what an operator of a mashup server looks for: the time
      * taken, whether every part was answered, and the W3C trace the partners saw ("-" where absent).
@@ -135,10 +129,15 @@ public final class MashupServer {
         server.addBean(broker);
         MashupMetrics metrics = new MashupMetrics(pool, broker);
         server.addBean(metrics);
+        // Only when asked for: otherwise no class of the OpenTelemetry SDK is even loaded.
+        SpanExport spans = options.otlpEndpoint() == null ? null : new SpanExport(options.otlpEndpoint(), definitions);
+        if (spans != null) {
+            server.addBean(spans);
+        }
 
         ServletContextHandler context = new ServletContextHandler("/");
         context.addServlet(new ServletHolder("mashups", mashupServlet(options.mode(), definitions, broker, metrics,
-                server)), "/");
+                spans, server)), "/");
         context.addServlet(new ServletHolder("metrics", new SmallServlets.Metrics(metrics)), "/metrics");
         // Mapped for every connector; AdmissionHandler lets only the admin connector reach them.
         context.addServlet(new ServletHolder("dashboard", new DashboardServlets.Page()), DashboardServlets.PAGE);
@@ -199,35 +198,39 @@ public final class MashupServer {
     }
 
     private static HttpServlet mashupServlet(Mode mode, Definitions definitions, BrokerClient broker,
-            MashupMetrics metrics, Server server) {
-        MashupRouter router = new MashupRouter(definitions);
+            MashupMetrics metrics, SpanExport spans, Server server) {
+        // A server that records spans starts its traces sampled, so that its partners may record theirs.
+        MashupRouter router = new MashupRouter(definitions, spans != null);
         if (mode == Mode.ASYNC) {
-            return new AsyncMashupServlet(router, broker, metrics);
+            return new AsyncMashupServlet(router, broker, metrics, spans);
         }
         CallThreads callThreads = new CallThreads(mode == Mode.VIRTUAL);
         server.addBean(callThreads, true);
-        return new BlockingMashupServlet(router, broker, metrics, callThreads);
+        return new BlockingMashupServlet(router, broker, metrics, callThreads, spans);
     }
 
     /**
      * Runs the server from the command line. Exit status: 0 for {@code --help} or a good
      * {@code --check}; 143 (128 + SIGTERM, as for any JVM) after a graceful stop by SIGTERM or
-     * Ctrl-C (130); 1 when it cannot start (e.g. the port is in use); 2 for a bad command line or bad
-     * definitions, every problem printed.
+     * Ctrl-C (130); 1 when it cannot start (e.g. the port is in use); 2 for a bad command line, bad
+     * definitions or a bad {@code --log-config} file, every problem printed.
      */
     public static void main(String[] args) throws Exception {
-        // Before the first logger exists: slf4j-simple reads its settings once, from system properties.
-        for (int i = 0; i + 1 < args.length; i++) {
-            if (args[i].equals(LOG_CONFIG)) {
-                try {
-                    loadLogConfig(Path.of(args[i + 1]));
-                } catch (IOException | RuntimeException e) {
-                    System.err.println("mashup-server: " + LOG_CONFIG + " " + args[i + 1] + ": " + e);
-                    System.exit(2);
-                }
+        // Logging first, so that the server's first lines already obey it. A bad command line is run's to report.
+        CommandLine command = null;
+        try {
+            command = CommandLine.parse(args);
+        } catch (IllegalArgumentException e) {
+            // reported by run
+        }
+        if (command != null && !command.help()) {
+            try {
+                Logging.configure(command.logConfig(), command.logLevels());
+            } catch (IllegalArgumentException e) {
+                System.err.println("mashup-server: " + e.getMessage());
+                System.exit(2);
             }
         }
-        defaultLogging();
         int status = run(args, System.out, System.err);
         if (status >= 0) {
             System.exit(status);
@@ -306,7 +309,6 @@ public final class MashupServer {
         int port = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
         String base = "http://" + command.options().host() + ":" + port;
         Limits limits = server.getBean(Limits.class);
-        // Not a static field: the first logger must come after main's logging settings.
         Logger log = LoggerFactory.getLogger(MashupServer.class);
         log.info("started on {}: mode {}, {} mashups, {} partners", base, command.options().mode().label(),
                 definitions.mashups().size(), definitions.partners().size());
@@ -343,37 +345,5 @@ public final class MashupServer {
                 + ":" + ((ServerConnector) server.getConnectors()[1]).getLocalPort() : base) + "/metrics");
         server.join();
         return -1;
-    }
-
-    /**
-     * Logging settings from a properties file (slf4j-simple's keys, e.g.
-     * {@code org.slf4j.simpleLogger.log.io.rc10k=debug}); a {@code -D} of the same key wins over the file.
-     */
-    private static void loadLogConfig(Path file) throws IOException {
-        Properties settings = new Properties();
-        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            settings.load(in);
-        }
-        for (String key : settings.stringPropertyNames()) {
-            if (!key.startsWith("org.slf4j.simpleLogger.")) {
-                throw new IllegalArgumentException("\"" + key + "\" is not a logging setting (accepted: "
-                        + "org.slf4j.simpleLogger.*, see docs/mashup-server.md#logging)");
-            }
-            setIfAbsent(key, settings.getProperty(key).trim());
-        }
-    }
-
-    /** Wall-clock ISO-8601 times, the access log at INFO, Jetty's own loggers at WARN — unless set otherwise. */
-    private static void defaultLogging() {
-        setIfAbsent("org.slf4j.simpleLogger.log.org.eclipse.jetty", "warn");
-        setIfAbsent("org.slf4j.simpleLogger.log.org.eclipse.jetty.server.RequestLog", "info");
-        setIfAbsent("org.slf4j.simpleLogger.showDateTime", "true");
-        setIfAbsent("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd'T'HH:mm:ss.SSSXXX");
-    }
-
-    private static void setIfAbsent(String key, String value) {
-        if (System.getProperty(key) == null) {
-            System.setProperty(key, value);
-        }
     }
 }

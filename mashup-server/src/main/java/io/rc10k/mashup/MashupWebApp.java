@@ -107,10 +107,11 @@ public final class MashupWebApp implements ServletContextListener {
         MashupRouter router = new MashupRouter(definitions);
         ServletRegistration.Dynamic mashups;
         if (mode == Mode.ASYNC) {
-            mashups = context.addServlet("mashups", new AsyncMashupServlet(router, broker, metrics));
+            mashups = context.addServlet("mashups", new AsyncMashupServlet(router, broker, metrics, null));
             mashups.setAsyncSupported(true);
         } else {
-            mashups = context.addServlet("mashups", new BlockingMashupServlet(router, broker, metrics, callThreads));
+            mashups = context.addServlet("mashups", new BlockingMashupServlet(router, broker, metrics, callThreads,
+                    null));
         }
         mashups.addMapping("/");
         context.addServlet("metrics", new SmallServlets.Metrics(metrics)).addMapping("/metrics");

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -24,23 +25,36 @@ final class JarProcess implements AutoCloseable {
     final StringBuffer output;
     /** The dashboard's address on the admin port, once the server has printed it (never, without an admin port). */
     final CompletableFuture<URI> liveView;
+    private final Thread reader;
 
-    private JarProcess(Process process, URI uri, StringBuffer output, CompletableFuture<URI> liveView) {
+    private JarProcess(Process process, URI uri, StringBuffer output, Thread reader, CompletableFuture<URI> liveView) {
         this.process = process;
         this.uri = uri;
         this.output = output;
+        this.reader = reader;
         this.liveView = liveView;
     }
 
     static Process run(String... args) throws IOException {
+        return run(Map.of(), args);
+    }
+
+    /** {@code java -jar mashup-server.jar args}, with {@code environment} added to this process's. */
+    static Process run(Map<String, String> environment, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
                 "-jar", JAR));
         command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectErrorStream(true).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        return builder.start();
     }
 
     static JarProcess start(String... args) throws Exception {
-        Process process = run(args);
+        return start(Map.of(), args);
+    }
+
+    static JarProcess start(Map<String, String> environment, String... args) throws Exception {
+        Process process = run(environment, args);
         CompletableFuture<URI> ready = new CompletableFuture<>();
         CompletableFuture<URI> liveView = new CompletableFuture<>();
         JarProcess[] self = new JarProcess[1];
@@ -61,6 +75,7 @@ final class JarProcess implements AutoCloseable {
                     }
                 }
             } catch (IOException e) {
+                output.append("[reading the output failed: ").append(e).append("]\n");
                 ready.completeExceptionally(e);
             }
             ready.completeExceptionally(new IOException("exited before ready:\n" + output));
@@ -69,7 +84,7 @@ final class JarProcess implements AutoCloseable {
         reader.setDaemon(true);
         reader.start();
         try {
-            JarProcess jar = new JarProcess(process, ready.get(60, TimeUnit.SECONDS), output, liveView);
+            JarProcess jar = new JarProcess(process, ready.get(60, TimeUnit.SECONDS), output, reader, liveView);
             self[0] = jar;
             return jar;
         } catch (Exception e) {
@@ -78,12 +93,20 @@ final class JarProcess implements AutoCloseable {
         }
     }
 
-    /** SIGTERM, then waits (bounded) for the exit status. */
+    /**
+     * SIGTERM, then waits (bounded) for the exit status and for the last line of output: afterwards
+     * {@link #output} holds everything the process printed, its graceful stop included.
+     */
     int stop() throws InterruptedException {
-        process.destroy();
+        // Through the handle: Process.destroy() would also close the output stream, losing the lines of the stop.
+        process.toHandle().destroy();
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             throw new AssertionError("the server did not exit within 60 s of SIGTERM");
+        }
+        reader.join(TimeUnit.SECONDS.toMillis(30));
+        if (reader.isAlive()) {
+            throw new AssertionError("the server's output did not end within 30 s of its exit");
         }
         return process.exitValue();
     }

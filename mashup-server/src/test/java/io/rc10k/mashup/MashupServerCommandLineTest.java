@@ -46,6 +46,31 @@ class MashupServerCommandLineTest {
     }
 
     @Test
+    void aLogLevelThatIsNotLoggerEqualsLevelExits2NamingIt() throws Exception {
+        for (String bad : new String[] {"io.rc10k", "io.rc10k=loud", "=debug"}) {
+            assertEquals(2, run("--log-level", bad));
+            assertTrue(err().contains("--log-level: \"" + bad + "\" (accepted: LOGGER=LEVEL"), err());
+        }
+    }
+
+    @Test
+    void anOtlpEndpointThatIsNotAnHttpUrlExits2NamingIt() throws Exception {
+        assertEquals(2, run("--otlp-endpoint", "collector:4318"));
+        assertTrue(err().contains("--otlp-endpoint: \"collector:4318\" (accepted: an http or https URL"), err());
+        assertEquals(2, run("--otlp-endpoint", "http://collector:4318/ traces"));
+        assertTrue(err().contains("--otlp-endpoint: \"http://collector:4318/ traces\" is not a URL"), err());
+        assertEquals(java.net.URI.create("http://collector:4318"), io.rc10k.mashup.internal.CommandLine
+                .parse("--otlp-endpoint", "http://collector:4318").options().otlpEndpoint());
+    }
+
+    @Test
+    void logLevelsAreKeptInOrderWithTheirLevelLowercased() {
+        assertEquals(java.util.List.of("io.rc10k=debug", "org.eclipse.jetty.server.RequestLog=off"),
+                io.rc10k.mashup.internal.CommandLine.parse("--log-level", "io.rc10k=DEBUG", "--log-level",
+                        "org.eclipse.jetty.server.RequestLog=off").logLevels());
+    }
+
+    @Test
     void observabilityOnAdminOnlyWithoutAnAdminPortExits2NamingBoth() throws Exception {
         assertEquals(2, run("--observability-on-admin-only", "--admin-port", "-1"));
         assertTrue(err().contains("--observability-on-admin-only needs an admin port, but --admin-port is -1"), err());
@@ -80,7 +105,7 @@ class MashupServerCommandLineTest {
         String usage = out.toString(StandardCharsets.UTF_8);
         for (String option : new String[] {"--config", "--check", "--mode", "--port", "--host", "--max-threads",
             "--max-inflight", "--max-connections", "--admin-port", "--observability-on-admin-only", "/health/ready",
-            "/health/live"}) {
+            "/health/live", "--log-config", "--log-level", "--otlp-endpoint"}) {
             assertTrue(usage.contains(option), option);
         }
     }

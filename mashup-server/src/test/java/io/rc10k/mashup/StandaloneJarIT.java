@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -31,6 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StandaloneJarIT {
     private static final Pattern LIVE = Pattern.compile("(?m)^jvm_threads_live_threads (\\d+)");
+    /** A log line's time: ISO-8601 to the millisecond, with the offset ({@code Z} for UTC). */
+    private static final String ISO_8601 = "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}(?:Z|[+-]\\d{2}:\\d{2})";
     private HttpClient client;
 
     @BeforeEach
@@ -172,37 +176,144 @@ class StandaloneJarIT {
     }
 
     @Test
-    void logLinesHaveWallClockTimesAndTheAccessLogCarriesLatencyCompletenessAndTrace(@TempDir Path dir)
-            throws Exception {
+    void logLinesHaveWallClockTimesAndTheAccessLogCarriesLatencyCompletenessAndTrace() throws Exception {
         String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
         try (JarProcess jar = JarProcess.start("--port", "0")) {
             ContentResponse paper = client.newRequest(jar.uri.resolve("/mashup/paper"))
                     .headers(h -> h.put("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01"))
                     .timeout(30, TimeUnit.SECONDS).send();
             assertEquals(200, paper.getStatus());
-            Pattern access = Pattern.compile("(?m)^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}\\S* .*RequestLog - "
-                    + "127\\.0\\.0\\.1 - - \\[\\d{4}-\\d{2}-\\d{2}T[0-9:.]+Z] \"GET /mashup/paper HTTP/1\\.1\" 200 \\d+ "
+            // The bundled logback.xml: ISO-8601 local time with its offset, level, thread, logger, message.
+            Pattern access = Pattern.compile("(?m)^" + ISO_8601 + " INFO  \\[[^\\]]+] "
+                    + Pattern.quote("org.eclipse.jetty.server.RequestLog - 127.0.0.1 - - [")
+                    + "\\d{4}-\\d{2}-\\d{2}T[0-9:.]+Z] \"GET /mashup/paper HTTP/1\\.1\" 200 \\d+ "
                     + "(\\d+)ms complete=true trace=00-" + traceId + "-[0-9a-f]{16}-01$");
             Matcher line = awaitLine(jar, access);
             // The paper mashup's slower partner answers after 1 s: the latency is the request's, not a constant.
             assertTrue(Integer.parseInt(line.group(1)) >= 1_000, line.group());
+            awaitLine(jar, Pattern.compile("(?m)^" + ISO_8601 + " INFO  \\[main] io\\.rc10k\\.mashup\\.MashupServer - "
+                    + "started on http://127\\.0\\.0\\.1:\\d+: mode async"));
+            assertFalse(jar.output.toString().contains("SLF4J"), "SLF4J complained (no provider, or several):\n"
+                    + jar.output);
         }
-        Path quiet = dir.resolve("logging.properties");
-        Files.writeString(quiet, "org.slf4j.simpleLogger.log.org.eclipse.jetty.server.RequestLog=warn\n");
-        try (JarProcess jar = JarProcess.start("--port", "0", "--log-config", quiet.toString())) {
+    }
+
+    @Test
+    void aLogConfigFileReplacesTheBundledOneAndCanTurnTheAccessLogOff(@TempDir Path dir) throws Exception {
+        Path quiet = dir.resolve("logback.xml");
+        Files.writeString(quiet, """
+                <configuration>
+                  <appender name="OUT" class="ch.qos.logback.core.ConsoleAppender">
+                    <encoder><pattern>quiet %level %logger - %msg%n</pattern></encoder>
+                  </appender>
+                  <logger name="org.eclipse.jetty.server.RequestLog" level="OFF"/>
+                  <root level="INFO"><appender-ref ref="OUT"/></root>
+                </configuration>
+                """);
+        assertAccessLogOff(JarProcess.start("--port", "0", "--log-config", quiet.toString()),
+                Pattern.compile("(?m)^quiet INFO io\\.rc10k\\.mashup\\.MashupServer - stopped$"));
+        // What the load experiments use: the bundled configuration, one level changed.
+        assertAccessLogOff(JarProcess.start("--port", "0", "--log-level", "org.eclipse.jetty.server.RequestLog=off"),
+                Pattern.compile("(?m)^" + ISO_8601 + " INFO  \\[[^\\]]+] io\\.rc10k\\.mashup\\.MashupServer - "
+                        + "stopped$"));
+    }
+
+    /** Answers a mashup, stops, and finds the server's last line, {@code stopped}, but no access log line. */
+    private void assertAccessLogOff(JarProcess started, Pattern stopped) throws Exception {
+        try (JarProcess jar = started) {
             assertEquals(200, client.newRequest(jar.uri.resolve("/mashup/paper")).timeout(30, TimeUnit.SECONDS)
                     .send().getStatus());
             assertEquals(143, jar.stop());
-            assertFalse(jar.output.toString().contains("RequestLog"), "--log-config turned the access log off:\n"
-                    + jar.output);
+            // The last line a graceful stop logs: every access line would have been written before it.
+            assertTrue(stopped.matcher(jar.output).find(), "no line matching " + stopped + " in:\n" + jar.output);
+            assertFalse(jar.output.toString().contains("RequestLog"), "the access log is off:\n" + jar.output);
         }
-        Path bad = dir.resolve("bad.properties");
-        Files.writeString(bad, "rc10k.port=1\n");
-        Process process = JarProcess.run("--port", "0", "--log-config", bad.toString());
+    }
+
+    @Test
+    void aLogConfigThatIsMissingOrNotLogbacksExits2NamingTheFile(@TempDir Path dir) throws Exception {
+        Path properties = dir.resolve("logging.properties");
+        Files.writeString(properties, "org.slf4j.simpleLogger.log.org.eclipse.jetty.server.RequestLog=warn\n");
+        Path unknownAppender = dir.resolve("unknown-appender.xml");
+        Files.writeString(unknownAppender, """
+                <configuration>
+                  <appender name="OUT" class="io.rc10k.NoSuchAppender"/>
+                  <root level="INFO"><appender-ref ref="OUT"/></root>
+                </configuration>
+                """);
+        for (Path bad : List.of(properties, unknownAppender)) {
+            String output = exit2(bad);
+            assertTrue(output.contains("mashup-server: --log-config " + bad + ": not a valid Logback configuration: "),
+                    output);
+        }
+        Path missing = dir.resolve("nowhere.xml");
+        assertTrue(exit2(missing).contains("mashup-server: --log-config " + missing + ": no such file"));
+    }
+
+    private static String exit2(Path logConfig) throws Exception {
+        Process process = JarProcess.run("--port", "0", "--log-config", logConfig.toString());
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(process.waitFor(30, TimeUnit.SECONDS));
         assertEquals(2, process.exitValue(), output);
-        assertTrue(output.contains("\"rc10k.port\" is not a logging setting"), output);
+        assertFalse(output.contains("ready on"), "the server must not start with logging it was not asked for");
+        return output;
+    }
+
+    @Test
+    void withAnOtlpEndpointTheJarExportsTheSpansOfASampledMashup() throws Exception {
+        String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+        try (OtlpReceiver receiver = OtlpReceiver.start();
+                JarProcess jar = JarProcess.start("--port", "0", "--otlp-endpoint", receiver.endpoint().toString())) {
+            ContentResponse paper = client.newRequest(jar.uri.resolve("/mashup/paper"))
+                    .headers(h -> h.put("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01"))
+                    .timeout(30, TimeUnit.SECONDS).send();
+            assertEquals(200, paper.getStatus());
+            List<String> ids = new ArrayList<>();
+            ids.add(traceId);
+            ids.add(paper.getHeaders().get("traceresponse").split("-")[2]);
+            Matcher part = Pattern.compile("\"spanId\":\"([0-9a-f]{16})\"").matcher(paper.getContentAsString());
+            while (part.find()) {
+                ids.add(part.group(1));
+            }
+            assertEquals(4, ids.size(), "the trace, the request's span and the paper mashup's two parts");
+            // The server span and a client span per part, from the shaded jar's exporter and JDK HTTP sender.
+            assertEquals(3, receiver.awaitTrace(traceId, 3).size(), receiver.spans().toString());
+            // And as bytes: protobuf carries each id raw (16 bytes for the trace, 8 for a span).
+            for (String id : ids) {
+                byte[] raw = HexFormat.of().parseHex(id);
+                assertTrue(receiver.bodies().stream().anyMatch(body -> indexOf(body, raw) >= 0), id);
+            }
+            assertEquals(143, jar.stop());
+            String output = jar.output.toString();
+            assertTrue(output.contains("io.rc10k.mashup.internal.SpanExport - exporting spans to "
+                    + receiver.endpoint() + "/v1/traces (OTLP/HTTP)"), output);
+            assertFalse(output.contains("ERROR") || output.contains("WARN"), output);
+        }
+    }
+
+    @Test
+    void withoutAnOtlpEndpointTheJarExportsNothingEvenWithOpenTelemetrysVariablesSet() throws Exception {
+        try (OtlpReceiver receiver = OtlpReceiver.start();
+                JarProcess jar = JarProcess.start(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint().toString(),
+                        "OTEL_TRACES_EXPORTER", "otlp"), "--port", "0")) {
+            ContentResponse paper = client.newRequest(jar.uri.resolve("/mashup/paper"))
+                    .headers(h -> h.put("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"))
+                    .timeout(30, TimeUnit.SECONDS).send();
+            assertEquals(200, paper.getStatus());
+            // A server that exports sends what is left when it stops (SpanExportTest): after that, nothing can come.
+            assertEquals(143, jar.stop());
+            assertEquals(0, receiver.requests(), "requests to the OTLP endpoint");
+            assertFalse(jar.output.toString().contains("exporting spans"), jar.output.toString());
+        }
+    }
+
+    private static int indexOf(byte[] haystack, byte[] needle) {
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            if (java.util.Arrays.equals(haystack, i, i + needle.length, needle, 0, needle.length)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** The first output line that matches, waiting (bounded) for it: a log line is written after the answer. */

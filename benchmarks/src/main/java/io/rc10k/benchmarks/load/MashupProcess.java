@@ -20,11 +20,10 @@ final class MashupProcess implements AutoCloseable {
     }
 
     static MashupProcess start(Path jar, List<String> jvmArgs, List<String> args) throws IOException {
-        List<String> jvm = new ArrayList<>(jvmArgs);
-        jvm.add("-Dorg.slf4j.simpleLogger.log.org.eclipse.jetty.server.RequestLog=warn");
         List<String> all = new ArrayList<>(List.of("--port", "0"));
+        all.addAll(ServerProcess.NO_ACCESS_LOG);
         all.addAll(args);
-        return new MashupProcess(ServerProcess.startJar("mashup", jar, jvm, all, READY));
+        return new MashupProcess(ServerProcess.startJar("mashup", jar, jvmArgs, all, READY));
     }
 
     URI uri() {

@@ -4,6 +4,7 @@ import io.rc10k.broker.BrokerClient;
 import io.rc10k.broker.ExchangeListener;
 import io.rc10k.broker.FanOut;
 import io.rc10k.broker.FanOutResult;
+import io.rc10k.broker.Outcome;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -12,6 +13,7 @@ import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,8 +37,9 @@ import org.slf4j.LoggerFactory;
 public final class AsyncMashupServlet extends MashupServlet {
     private static final Logger LOG = LoggerFactory.getLogger(AsyncMashupServlet.class);
 
-    public AsyncMashupServlet(MashupRouter router, BrokerClient broker, MashupMetrics metrics) {
-        super(router, broker, metrics);
+    /** @param spans the span export, or null for none */
+    public AsyncMashupServlet(MashupRouter router, BrokerClient broker, MashupMetrics metrics, SpanExport spans) {
+        super(router, broker, metrics, spans);
     }
 
     @Override
@@ -95,6 +98,8 @@ public final class AsyncMashupServlet extends MashupServlet {
         private final AtomicLong heldNanos = new AtomicLong();
         private volatile boolean written;
         private Composite.Response composite;
+        /** The parts' outcomes, kept for the span export only. */
+        private List<Outcome> outcomes;
         private String outcome = "server_error";
 
         Reply(AsyncContext async, HttpServletResponse response, MashupRouter.Route route, long start) {
@@ -107,6 +112,9 @@ public final class AsyncMashupServlet extends MashupServlet {
         /** The fan-out completed: compose now (pure CPU), write if the output is already writable. */
         void partsArrived(FanOutResult result) {
             long begin = System.nanoTime();
+            if (spans != null) {
+                outcomes = result.outcomes();
+            }
             try {
                 composite = compose(route, result.outcomes(), result.failedRequired(), start);
                 outcome = composite.outcome();
@@ -167,7 +175,13 @@ public final class AsyncMashupServlet extends MashupServlet {
             if (!completed.compareAndSet(false, true)) {
                 return;
             }
-            metrics.requestEnded(route.mashup().name(), how, System.nanoTime() - start);
+            long end = System.nanoTime();
+            metrics.requestEnded(route.mashup().name(), how, end - start);
+            if (spans != null) {
+                Composite.Response answer = composite;
+                spans.ended(route, outcomes, answer == null ? 0 : answer.status(), answer != null && answer.complete(),
+                        start, end);
+            }
             try {
                 async.complete();
             } catch (IllegalStateException e) {

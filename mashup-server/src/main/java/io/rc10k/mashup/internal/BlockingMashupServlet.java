@@ -34,9 +34,10 @@ public final class BlockingMashupServlet extends MashupServlet {
     static final long SAFETY_MARGIN_MILLIS = 5_000;
     private final transient Executor callThreads;
 
+    /** @param spans the span export, or null for none */
     public BlockingMashupServlet(MashupRouter router, BrokerClient broker, MashupMetrics metrics,
-            Executor callThreads) {
-        super(router, broker, metrics);
+            Executor callThreads, SpanExport spans) {
+        super(router, broker, metrics, spans);
         this.callThreads = callThreads;
     }
 

@@ -81,8 +81,16 @@ public final class MashupRouter {
     }
 
     private final List<Compiled> mashups = new ArrayList<>();
+    /** Whether a trace this server starts is sampled: it is when the server exports spans. */
+    private final boolean sampleNewTraces;
 
     public MashupRouter(Definitions definitions) {
+        this(definitions, false);
+    }
+
+    /** @param sampleNewTraces start new traces sampled ({@code 01}): this server records them ({@link SpanExport}) */
+    public MashupRouter(Definitions definitions, boolean sampleNewTraces) {
+        this.sampleNewTraces = sampleNewTraces;
         for (MashupDefinition m : definitions.mashups().values()) {
             List<UriTemplate> templates = m.calls().stream().map(c -> UriTemplate.parse(c.template())).toList();
             Set<String> inPathSegments = new LinkedHashSet<>(Definitions.pathVariables(m.path()));
@@ -154,7 +162,7 @@ public final class MashupRouter {
         }
     }
 
-    private static Route resolve(Compiled c, Map<String, String> pathValues, HttpServletRequest request)
+    private Route resolve(Compiled c, Map<String, String> pathValues, HttpServletRequest request)
             throws Rejection {
         MashupDefinition m = c.mashup();
         Map<String, String> values = new HashMap<>(pathValues);
@@ -188,7 +196,7 @@ public final class MashupRouter {
                         + "\" (accepted: a non-empty value other than . and ..)", name);
             }
         }
-        TraceContext trace = TraceContext.of(request);
+        TraceContext trace = TraceContext.of(request, sampleNewTraces);
         List<Call> calls = new ArrayList<>(m.calls().size());
         long[] spanIds = new long[m.calls().size()];
         for (int i = 0; i < m.calls().size(); i++) {

@@ -21,11 +21,14 @@ abstract class MashupServlet extends HttpServlet {
     protected final transient MashupRouter router;
     protected final transient BrokerClient broker;
     protected final transient MashupMetrics metrics;
+    /** The span export, or null: then a request's only cost of it is a null check. */
+    protected final transient SpanExport spans;
 
-    MashupServlet(MashupRouter router, BrokerClient broker, MashupMetrics metrics) {
+    MashupServlet(MashupRouter router, BrokerClient broker, MashupMetrics metrics, SpanExport spans) {
         this.router = router;
         this.broker = broker;
         this.metrics = metrics;
+        this.spans = spans;
     }
 
     /** Routes the request (nothing has started yet); on a rejection writes the 4xx and returns null. */
@@ -76,9 +79,13 @@ abstract class MashupServlet extends HttpServlet {
     protected void answer(HttpServletResponse response, MashupRouter.Route route, List<Outcome> outcomes,
             int failedRequired, long startNanos) throws IOException {
         String outcome = "server_error";
+        int status = 500;
+        boolean complete = false;
         try {
             Composite.Response composite = compose(route, outcomes, failedRequired, startNanos);
             outcome = composite.outcome();
+            status = composite.status();
+            complete = composite.complete();
             response.setHeader("Mashup-Complete", Boolean.toString(composite.complete()));
             response.setHeader(TraceContext.TRACERESPONSE, route.trace().traceresponse());
             write(response, composite.status(), true, composite.body());
@@ -88,7 +95,11 @@ abstract class MashupServlet extends HttpServlet {
             }
             throw e;
         } finally {
-            metrics.requestEnded(route.mashup().name(), outcome, System.nanoTime() - startNanos);
+            long end = System.nanoTime();
+            metrics.requestEnded(route.mashup().name(), outcome, end - startNanos);
+            if (spans != null) {
+                spans.ended(route, outcomes, status, complete, startNanos, end);
+            }
         }
     }
 

@@ -25,8 +25,9 @@ import org.eclipse.jetty.http.HttpHeader;
  * <p>A valid inbound {@code traceparent} is continued: its trace id, its {@code sampled} flag (the
  * other flags are reserved and sent as zero), and its {@code tracestate} unchanged when that is within
  * the spec's limits. Anything else — absent, malformed, duplicated — starts a new trace: a random
- * trace id, flags {@code 00} (this server records nothing, and the spec's default for a trace a
- * component starts is "not sampled"), and no {@code tracestate}.</p>
+ * trace id, no {@code tracestate}, and flags {@code 00} (the spec's default for a trace a component
+ * starts is "not sampled"), or {@code 01} when the server exports spans ({@link SpanExport}) and so
+ * records the trace it starts.</p>
  *
  * <p>Threading: made by the thread that routes the request, which also calls {@link #traceparent}
  * for each call (it rewrites one buffer); after routing, only the immutable values ({@link #traceId},
@@ -51,7 +52,8 @@ public final class TraceContext {
 
     /** The next {@code traceparent}: {@code 00-<trace-id>-<span-id>-<flags>}, its span id rewritten per call. */
     private final byte[] header = new byte[LENGTH];
-    private final boolean continued;
+    /** The inbound {@code traceparent} continued, or null: kept as received, read only by a span export. */
+    private final String inbound;
     private final HttpField tracestate;
     private final String traceresponse;
 
@@ -71,25 +73,33 @@ public final class TraceContext {
         header[FLAGS - 1] = '-';
         header[FLAGS] = HEX[flags >>> 4];
         header[FLAGS + 1] = HEX[flags & 0xf];
-        this.continued = inbound != null;
+        this.inbound = inbound;
         this.tracestate = tracestate == null ? null : new HttpField((HttpHeader) null, TRACESTATE, tracestate);
         this.traceresponse = headerValue(newSpanId());
     }
 
     /** The request's trace context, from its {@code traceparent} and {@code tracestate} headers. */
     public static TraceContext of(HttpServletRequest request) {
+        return of(request, false);
+    }
+
+    /**
+     * The request's trace context, from its {@code traceparent} and {@code tracestate} headers; a new
+     * trace is started {@code sampled} (as a server that records spans starts it) or not.
+     */
+    public static TraceContext of(HttpServletRequest request, boolean sampled) {
         String traceparent = request.getHeader(TRACEPARENT);
         if (traceparent == null) {
-            return start();
+            return start(sampled);
         }
         int flags = flags(traceparent);
         if (flags < 0) {
-            return start(); // and tracestate is not even read, as the spec asks
+            return start(sampled); // and tracestate is not even read, as the spec asks
         }
         Enumeration<String> all = request.getHeaders(TRACEPARENT);
         all.nextElement();
         if (all.hasMoreElements()) {
-            return start(); // two traceparents: neither can be trusted
+            return start(sampled); // two traceparents: neither can be trusted
         }
         Enumeration<String> states = request.getHeaders(TRACESTATE);
         String tracestate = null;
@@ -114,6 +124,11 @@ public final class TraceContext {
 
     /** A new trace: a random trace id, not sampled, no {@code tracestate}. */
     public static TraceContext start() {
+        return start(false);
+    }
+
+    /** A new trace: a random trace id, no {@code tracestate}, flags {@code 01} if {@code sampled}, else {@code 00}. */
+    public static TraceContext start(boolean sampled) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         long high;
         long low;
@@ -121,7 +136,7 @@ public final class TraceContext {
             high = random.nextLong();
             low = random.nextLong();
         } while (high == 0 && low == 0);
-        return new TraceContext(null, high, low, 0, null);
+        return new TraceContext(null, high, low, sampled ? SAMPLED : 0, null);
     }
 
     /** A random span id, never zero (the spec's invalid value). */
@@ -163,9 +178,24 @@ public final class TraceContext {
         return traceresponse.substring(FLAGS);
     }
 
+    /** Whether the flags sent on say {@code sampled}: the caller, or this server, records the trace. */
+    public boolean sampled() {
+        return header[FLAGS + 1] == '1';
+    }
+
+    /** The 16 hex digits of the mashup request's own span id (the one in {@link #traceresponse}). */
+    public String spanId() {
+        return traceresponse.substring(SPAN_ID, SPAN_ID + 16);
+    }
+
+    /** The 16 hex digits of the caller's span (this request's parent), or null: this server started the trace. */
+    public String parentSpanId() {
+        return inbound == null ? null : inbound.substring(SPAN_ID, SPAN_ID + 16);
+    }
+
     /** Whether the request's {@code traceparent} was continued (false: this server started the trace). */
     public boolean continued() {
-        return continued;
+        return inbound != null;
     }
 
     /**
