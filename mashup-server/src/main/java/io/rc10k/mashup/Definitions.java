@@ -2,6 +2,7 @@ package io.rc10k.mashup;
 
 import io.rc10k.broker.BrokerClient;
 import io.rc10k.broker.Partner;
+import io.rc10k.mashup.internal.PartReference;
 import io.rc10k.mashup.internal.UriTemplate;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -160,6 +161,12 @@ public final class Definitions {
                 all.add(at + ".calls: " + m.calls().size() + " calls (accepted: 1 to " + MAX_CALLS + ")");
             }
             Set<String> parts = new HashSet<>();
+            List<String> names = m.calls().stream().map(CallDefinition::name).toList();
+            // Chained calls: which parts each call takes values from (by index), for the order and cycle checks.
+            List<Set<Integer>> takesFrom = new ArrayList<>();
+            for (int i = 0; i < m.calls().size(); i++) {
+                takesFrom.add(new java.util.LinkedHashSet<>());
+            }
             for (int i = 0; i < m.calls().size(); i++) {
                 CallDefinition call = m.calls().get(i);
                 String cat = at + ".calls[" + i + "]";
@@ -171,18 +178,26 @@ public final class Definitions {
                 }
                 if (call.partner() == null || !(partners.containsKey(call.partner())
                         || declared.contains(call.partner()))) {
-                    Set<String> names = new java.util.LinkedHashSet<>(declared);
-                    names.addAll(partners.keySet());
+                    Set<String> partnerNames = new java.util.LinkedHashSet<>(declared);
+                    partnerNames.addAll(partners.keySet());
                     all.add(cat + ".partner: unknown partner \"" + call.partner() + "\" (known: "
-                            + String.join(", ", names) + ")");
+                            + String.join(", ", partnerNames) + ")");
                 }
                 try {
                     UriTemplate template = UriTemplate.parse(call.template());
                     for (String variable : template.variables()) {
-                        if (!known.contains(variable)) {
+                        PartReference reference = PartReference.parse(variable);
+                        if (known.contains(variable)) {
+                            if (reference != null && names.contains(reference.part())) {
+                                all.add(cat + ".template: {" + variable + "} is both a parameter and a value of part "
+                                        + reference.part() + "; rename the parameter");
+                            }
+                        } else if (reference != null && names.contains(reference.part())) {
+                            takesFrom.get(i).add(names.indexOf(reference.part()));
+                        } else {
                             all.add(cat + ".template: {" + variable + "} is not a parameter of the mashup (known: "
                                     + (known.isEmpty() ? "none" : String.join(", ", known.stream().sorted().toList()))
-                                    + ")");
+                                    + ") nor a value of one of its parts ({part.body.field})");
                         }
                     }
                 } catch (IllegalArgumentException e) {
@@ -200,6 +215,39 @@ public final class Definitions {
                     }
                 }
             }
+            checkOrder(at, names, takesFrom, all);
+        }
+
+        /** Chained calls take values only from calls listed before them: no call waits for itself. */
+        private static void checkOrder(String at, List<String> names, List<Set<Integer>> takesFrom, List<String> all) {
+            for (int i = 0; i < takesFrom.size(); i++) {
+                String cat = at + ".calls[" + i + "]";
+                for (int from : takesFrom.get(i)) {
+                    if (from == i) {
+                        all.add(cat + ".template: takes a value from its own part " + names.get(i));
+                    } else if (from > i) {
+                        all.add(cat + ".template: takes a value from part " + names.get(from) + ", which "
+                                + (reaches(takesFrom, from, i) ? "takes one from it in turn: a cycle" : "comes after it")
+                                + " (a call may take values only from calls listed before it)");
+                    }
+                }
+            }
+        }
+
+        /** True when call {@code from} takes values, directly or through others, from call {@code to}. */
+        private static boolean reaches(List<Set<Integer>> takesFrom, int from, int to) {
+            java.util.Deque<Integer> next = new java.util.ArrayDeque<>(List.of(from));
+            Set<Integer> seen = new HashSet<>();
+            while (!next.isEmpty()) {
+                int call = next.pop();
+                if (call == to) {
+                    return true;
+                }
+                if (seen.add(call)) {
+                    next.addAll(takesFrom.get(call));
+                }
+            }
+            return false;
         }
     }
 }

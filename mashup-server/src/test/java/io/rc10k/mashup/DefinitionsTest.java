@@ -83,7 +83,7 @@ class DefinitionsTest {
                 problems.toString());
         assertTrue(problems.contains("mashups.travel.deadlineMillis: -5 (accepted: 1 to 600000)"), problems.toString());
         assertTrue(problems.contains("mashups.travel.calls[0].template: {city} is not a parameter of the mashup "
-                + "(known: none)"), problems.toString());
+                + "(known: none) nor a value of one of its parts ({part.body.field})"), problems.toString());
         assertTrue(problems.contains("mashups.travel.calls[1].partner: unknown partner \"hotel\" (known: weather, "
                 + "hotels, flights)"),
                 problems.toString());
@@ -140,6 +140,30 @@ class DefinitionsTest {
                 """, "x"));
         assertEquals(List.of("partners.p.cacheMaxEntries: 0 (accepted: 1 to 1000000)",
                 "mashups.m.calls[0].cacheSeconds: 0 (accepted: 1 to 86400)"), e.problems());
+    }
+
+    @Test
+    void chainedCallsMustReferToEarlierPartsWithoutCycles() {
+        DefinitionException e = assertThrows(DefinitionException.class, () -> DefinitionsJson.parse("""
+                {"partners": {"p": {"baseUri": "http://127.0.0.1:9"}},
+                 "mashups": {"m": {"calls": [
+                   {"name": "a", "partner": "p", "template": "/a?x={b.body.id}"},
+                   {"name": "b", "partner": "p", "template": "/b?x={a.body.id}"},
+                   {"name": "c", "partner": "p", "template": "/c?x={c.body.id}"},
+                   {"name": "d", "partner": "p", "template": "/d?x={nobody.body.id}"},
+                   {"name": "e", "partner": "p", "template": "/e?x={f.body.id}"},
+                   {"name": "f", "partner": "p", "template": "/f"}]}}}
+                """, "x"));
+        List<String> problems = e.problems();
+        assertTrue(problems.contains("mashups.m.calls[0].template: takes a value from part b, which takes one from it "
+                + "in turn: a cycle (a call may take values only from calls listed before it)"), problems.toString());
+        assertTrue(problems.contains("mashups.m.calls[2].template: takes a value from its own part c"),
+                problems.toString());
+        assertTrue(problems.stream().anyMatch(p -> p.startsWith("mashups.m.calls[3].template: {nobody.body.id} is not "
+                + "a parameter of the mashup")), problems.toString());
+        assertTrue(problems.contains("mashups.m.calls[4].template: takes a value from part f, which comes after it "
+                + "(a call may take values only from calls listed before it)"), problems.toString());
+        assertEquals(4, problems.size(), problems.toString());
     }
 
     @Test

@@ -51,6 +51,11 @@ public final class AsyncMashupServlet extends MashupServlet {
         }
         FanOut fanOut = broker.fanOut(route.mashup().deadline());
         for (MashupRouter.Call call : route.calls()) {
+            if (call.chained()) {
+                fanOut.callAfter(call.dependsOn(), call.partner(), "GET", call.later(), call.headers(),
+                        ExchangeListener.NONE, call.options());
+                continue;
+            }
             try {
                 fanOut.call(call.partner(), "GET", call.pathAndQuery(), call.headers(), ExchangeListener.NONE,
                         call.options());

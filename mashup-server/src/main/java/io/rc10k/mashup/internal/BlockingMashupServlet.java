@@ -49,6 +49,9 @@ public final class BlockingMashupServlet extends MashupServlet {
             return;
         }
         for (MashupRouter.Call call : route.calls()) {
+            if (call.chained()) {
+                continue; // made from earlier parts' answers: checked when it is made
+            }
             try {
                 broker.resolve(call.partner(), call.pathAndQuery());
             } catch (IllegalArgumentException e) {
@@ -66,7 +69,8 @@ public final class BlockingMashupServlet extends MashupServlet {
             CompletableFuture<Void> requiredFailed = new CompletableFuture<>();
             List<CompletableFuture<Outcome>> answers = new ArrayList<>(calls.size());
             for (int i = 0; i < calls.size(); i++) {
-                CompletableFuture<Outcome> answer = startCall(calls.get(i), exchanges, i, stopped);
+                CompletableFuture<Outcome> answer = startCall(calls.get(i), exchanges, i, stopped, answers,
+                        start + route.mashup().deadline().toNanos());
                 if (calls.get(i).required()) {
                     int slot = i;
                     answer.thenAccept(o -> {
@@ -120,14 +124,37 @@ public final class BlockingMashupServlet extends MashupServlet {
 
     /** Starts one call on a call thread; once {@code stopped} is set, a call not yet started never starts. */
     private CompletableFuture<Outcome> startCall(MashupRouter.Call call, AtomicReferenceArray<Exchange> exchanges,
-            int slot, AtomicBoolean stopped) {
+            int slot, AtomicBoolean stopped, List<CompletableFuture<Outcome>> earlier, long deadline) {
         try {
             return CompletableFuture.supplyAsync(() -> {
+                String pathAndQuery = call.pathAndQuery();
+                if (call.chained()) {
+                    // This call's own thread waits for the parts it takes values from: the mode's way.
+                    List<Outcome> inputs = new ArrayList<>();
+                    for (int d : call.dependsOn()) {
+                        Outcome input = awaitInput(earlier.get(d), call, deadline);
+                        if (input == null) {
+                            return Outcome.failure(call.partner(), Outcome.Kind.TIMEOUT, 0, new TimeoutException(
+                                    "the deadline passed before the calls it depends on ended"), 0, 0);
+                        }
+                        inputs.add(input);
+                    }
+                    if (stopped.get()) {
+                        return Outcome.failure(call.partner(), Outcome.Kind.CANCELLED, 0,
+                                new CancellationException("a required part failed first"), 0, 0);
+                    }
+                    try {
+                        pathAndQuery = call.later().apply(inputs);
+                        broker.resolve(call.partner(), pathAndQuery);
+                    } catch (IllegalArgumentException e) {
+                        return Outcome.failure(call.partner(), Outcome.Kind.SKIPPED, 0, e, 0, 0);
+                    }
+                }
                 if (stopped.get()) {
                     return Outcome.failure(call.partner(), Outcome.Kind.CANCELLED, 0,
                             new CancellationException("a required part failed first"), 0, 0);
                 }
-                Exchange exchange = broker.exchange(call.partner(), "GET", call.pathAndQuery(), call.headers(),
+                Exchange exchange = broker.exchange(call.partner(), "GET", pathAndQuery, call.headers(),
                         ExchangeListener.NONE, call.options());
                 exchanges.set(slot, exchange);
                 if (stopped.get()) {
@@ -138,6 +165,20 @@ public final class BlockingMashupServlet extends MashupServlet {
             }, callThreads);
         } catch (RejectedExecutionException e) {
             return CompletableFuture.completedFuture(Outcome.failure(call.partner(), Outcome.Kind.REJECTED, 0, e, 0, 0));
+        }
+    }
+
+    /** An earlier call's outcome, waited for until the deadline; null past it. */
+    private static Outcome awaitInput(CompletableFuture<Outcome> input, MashupRouter.Call call, long deadline) {
+        try {
+            return input.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } catch (ExecutionException e) {
+            return Outcome.failure(call.partner(), Outcome.Kind.REJECTED, 0, e.getCause(), 0, 0);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.rc10k.mashup.internal;
 
 import io.rc10k.broker.CallOptions;
+import io.rc10k.broker.Outcome;
 import io.rc10k.mashup.CallDefinition;
 import io.rc10k.mashup.Definitions;
 import io.rc10k.mashup.MashupDefinition;
@@ -14,6 +15,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.eclipse.jetty.http.HttpFields;
 
 /**
@@ -24,11 +26,20 @@ import org.eclipse.jetty.http.HttpFields;
 public final class MashupRouter {
     /**
      * One outbound call, ready for the broker: its headers are the forwarded ones plus its trace
-     * context ({@code traceparent} with the call's own span id, and {@code tracestate} if any).
+     * context ({@code traceparent} with the call's own span id, and {@code tracestate} if any). A
+     * chained call takes values from earlier parts: {@code pathAndQuery} is null, and {@code later}
+     * makes it from the outcomes of the calls at {@code dependsOn} (in that order) — or throws
+     * {@link IllegalArgumentException} saying which value is missing.
      */
-    public record Call(String part, String partner, String pathAndQuery, HttpFields headers, CallOptions options) {
+    public record Call(String part, String partner, String pathAndQuery, HttpFields headers, CallOptions options,
+            int[] dependsOn, Function<List<Outcome>, String> later) {
         public boolean required() {
             return options.required();
+        }
+
+        /** True for a chained call, made once its dependencies have ended. */
+        public boolean chained() {
+            return later != null;
         }
     }
 
@@ -77,7 +88,35 @@ public final class MashupRouter {
      * variables that fill path segments (where {@code .} and {@code ..} are refused), its part names.
      */
     private record Compiled(MashupDefinition mashup, String[] segments, List<UriTemplate> templates,
-            Set<String> inPathSegments, List<String> partNames, boolean[] required) {
+            Set<String> inPathSegments, List<String> partNames, boolean[] required, List<Chain> chains) {
+    }
+
+    /**
+     * What a chained call reads from earlier parts: the parts it waits for (by index), its references in
+     * the order of {@code dependsOn}, and the references that fill path segments.
+     */
+    private record Chain(int[] dependsOn, List<IndexedReference> references, Set<String> inPathSegments) {
+        String expand(UriTemplate template, Map<String, String> inbound, List<Outcome> outcomes) {
+            Map<String, String> values = new HashMap<>(inbound);
+            for (IndexedReference reference : references) {
+                int at = 0;
+                while (dependsOn[at] != reference.index()) {
+                    at++;
+                }
+                String value = reference.reference().valueIn(outcomes.get(at));
+                if (inPathSegments.contains(reference.reference().variable())
+                        && (value.isEmpty() || value.equals(".") || value.equals(".."))) {
+                    throw new IllegalArgumentException("{" + reference.reference().variable() + "} is \"" + value
+                            + "\", which cannot fill a path segment");
+                }
+                values.put(reference.reference().variable(), value);
+            }
+            return template.expand(values);
+        }
+    }
+
+    /** A reference and the index of the part it reads. */
+    private record IndexedReference(PartReference reference, int index) {
     }
 
     private final List<Compiled> mashups = new ArrayList<>();
@@ -93,10 +132,32 @@ public final class MashupRouter {
         this.sampleNewTraces = sampleNewTraces;
         for (MashupDefinition m : definitions.mashups().values()) {
             List<UriTemplate> templates = m.calls().stream().map(c -> UriTemplate.parse(c.template())).toList();
+            List<String> names = m.calls().stream().map(CallDefinition::name).toList();
             Set<String> inPathSegments = new LinkedHashSet<>(Definitions.pathVariables(m.path()));
-            templates.forEach(t -> inPathSegments.addAll(t.pathVariables()));
+            List<Chain> chains = new ArrayList<>();
+            for (UriTemplate t : templates) {
+                List<IndexedReference> references = new ArrayList<>();
+                for (String variable : t.variables()) {
+                    PartReference reference = m.parameters().containsKey(variable) ? null : PartReference.parse(variable);
+                    if (reference != null && names.contains(reference.part())) {
+                        references.add(new IndexedReference(reference, names.indexOf(reference.part())));
+                    }
+                }
+                Set<String> referenced = new LinkedHashSet<>();
+                references.forEach(r -> referenced.add(r.reference().variable()));
+                for (String variable : t.pathVariables()) {
+                    if (!referenced.contains(variable)) {
+                        inPathSegments.add(variable);
+                    }
+                }
+                Set<String> chainPath = new LinkedHashSet<>(t.pathVariables());
+                chainPath.retainAll(referenced);
+                chains.add(references.isEmpty() ? null : new Chain(
+                        references.stream().mapToInt(IndexedReference::index).distinct().sorted().toArray(),
+                        references, Set.copyOf(chainPath)));
+            }
             mashups.add(new Compiled(m, m.path().substring(1).split("/"), templates, Set.copyOf(inPathSegments),
-                    m.calls().stream().map(CallDefinition::name).toList(), required(m)));
+                    names, required(m), chains));
         }
     }
 
@@ -202,8 +263,16 @@ public final class MashupRouter {
         for (int i = 0; i < m.calls().size(); i++) {
             CallDefinition call = m.calls().get(i);
             spanIds[i] = TraceContext.newSpanId();
-            calls.add(new Call(call.name(), call.partner(), c.templates().get(i).expand(values),
-                    headers(call, request, trace, spanIds[i]), call.options()));
+            Chain chain = c.chains().get(i);
+            HttpFields headers = headers(call, request, trace, spanIds[i]);
+            if (chain == null) {
+                calls.add(new Call(call.name(), call.partner(), c.templates().get(i).expand(values), headers,
+                        call.options(), null, null));
+            } else {
+                UriTemplate template = c.templates().get(i);
+                calls.add(new Call(call.name(), call.partner(), null, headers, call.options(), chain.dependsOn(),
+                        outcomes -> chain.expand(template, values, outcomes)));
+            }
         }
         return new Route(m, calls, c.partNames(), c.required(), trace, spanIds);
     }
