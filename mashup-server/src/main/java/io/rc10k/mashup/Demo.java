@@ -1,8 +1,12 @@
 package io.rc10k.mashup;
 
+import io.rc10k.broker.Caching;
+import io.rc10k.broker.CallOptions;
+import io.rc10k.broker.Hedging;
 import io.rc10k.broker.Partner;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The embedded demo's definitions, written in Java (the same can be written in JSON): partners on
@@ -11,7 +15,9 @@ import java.time.Duration;
  * <ul>
  *   <li>{@code /mashup/travel?city=Paris} — weather, hotels and flights for a city;</li>
  *   <li>{@code /mashup/paper} — two partners answering after 0.5 s and 1 s (the paper's Fig. 4);</li>
- *   <li>{@code /mashup/flaky?city=Oslo} — weather answers, hotels stalls: a partial result at the 1 s deadline.</li>
+ *   <li>{@code /mashup/flaky?city=Oslo} — weather answers, hotels stalls: a partial result at the 1 s deadline;</li>
+ *   <li>{@code /mashup/trip?city=Lyon} — the weather is required and cached for 30 s, the hotels are
+ *       looked up for the city the weather answer names (a chained call), the flights are hedged after 100 ms.</li>
  * </ul>
  */
 public final class Demo {
@@ -37,6 +43,15 @@ public final class Demo {
                         .deadline(Duration.ofSeconds(5))
                         .call("partner1", "partner1", "/stub?delay=500")
                         .call("partner2", "partner2", "/stub?delay=1000")
+                        .build())
+                .mashup(MashupDefinition.builder("trip")
+                        .deadline(Duration.ofSeconds(2))
+                        .parameter(ParameterDefinition.required("city"))
+                        .call(new CallDefinition("weather", "weather", "/weather?city={city}", List.of(),
+                                CallOptions.NONE.withRequired(true).withCaching(new Caching(Duration.ofSeconds(30)))))
+                        .call("hotels", "hotels", "/hotels?city={weather.body.city}")
+                        .call(new CallDefinition("flights", "flights", "/flights?city={city}", List.of(),
+                                CallOptions.NONE.withHedging(new Hedging(Duration.ofMillis(100), 1))))
                         .build())
                 .mashup(MashupDefinition.builder("flaky")
                         .deadline(Duration.ofSeconds(1))
