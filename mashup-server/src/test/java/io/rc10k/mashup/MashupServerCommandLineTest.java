@@ -9,8 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledForJreRange;
-import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The command line's exit statuses and messages, without starting a server. */
@@ -88,15 +86,6 @@ class MashupServerCommandLineTest {
     void missingFileExits2(@TempDir Path dir) throws Exception {
         assertEquals(2, run("--config", dir.resolve("nowhere.json").toString()));
         assertTrue(err().contains("cannot be read"), err());
-    }
-
-    @Test
-    @EnabledForJreRange(max = JRE.JAVA_20, disabledReason = "virtual threads exist from JDK 21: the error is for older JDKs")
-    void virtualModeOnAnOldJdkExits2WithAClearError(@TempDir Path dir) throws Exception {
-        Path file = dir.resolve("good.json");
-        Files.writeString(file, DefinitionsTest.GOOD);
-        assertEquals(2, run("--mode", "virtual", "--config", file.toString(), "--port", "0"));
-        assertTrue(err().contains("--mode virtual needs a JDK 21 or newer"), err());
     }
 
     @Test

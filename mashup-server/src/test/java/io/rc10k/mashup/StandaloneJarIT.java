@@ -113,6 +113,48 @@ class StandaloneJarIT {
         return file;
     }
 
+    /**
+     * A JDK older than 21 to run the jar on: this JVM if it is one, else one installed beside it
+     * (under /usr/lib/jvm, as .ci/run looks), else none.
+     */
+    private static java.util.Optional<Path> jdkBefore21() throws java.io.IOException {
+        if (Runtime.version().feature() < 21) {
+            return java.util.Optional.of(Path.of(System.getProperty("java.home"), "bin", "java"));
+        }
+        Path jvms = Path.of("/usr/lib/jvm");
+        if (!Files.isDirectory(jvms)) {
+            return java.util.Optional.empty();
+        }
+        try (var homes = Files.list(jvms)) {
+            for (Path home : homes.sorted().toList()) {
+                Path release = home.resolve("release");
+                Path launcher = home.resolve("bin/java");
+                if (Files.isRegularFile(release) && Files.isExecutable(launcher)) {
+                    Matcher m = Pattern.compile("JAVA_VERSION=\"(\\d+)").matcher(Files.readString(release));
+                    if (m.find() && Integer.parseInt(m.group(1)) >= 17 && Integer.parseInt(m.group(1)) < 21) {
+                        return java.util.Optional.of(launcher);
+                    }
+                }
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    @Test
+    void virtualModeOnAJdkBefore21Exits2WithAClearError(@TempDir Path dir) throws Exception {
+        java.util.Optional<Path> jdk = jdkBefore21();
+        org.junit.jupiter.api.Assumptions.assumeTrue(jdk.isPresent(),
+                "no JDK 17 to 20 here (this one is " + Runtime.version() + ", none under /usr/lib/jvm) to run the jar on");
+        Path file = dir.resolve("good.json");
+        Files.writeString(file, DefinitionsTest.GOOD);
+        Process process = new ProcessBuilder(jdk.get().toString(), "-jar", JarProcess.JAR, "--mode", "virtual",
+                "--config", file.toString(), "--port", "0").redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), output);
+        assertEquals(2, process.exitValue(), output);
+        assertTrue(output.contains("--mode virtual needs a JDK 21 or newer"), output);
+    }
+
     @Test
     void asyncModeAnswersAThousandPaperMashupsOnFewThreadsWhileSyncNeedsAThreadPerCall(@TempDir Path dir)
             throws Exception {
