@@ -161,6 +161,11 @@ class MashupServerTest {
                     // Jetty refuses ambiguous or control characters in a path (%2F, %00, %25, CR, LF) itself:
                     // a 400 before any call is made.
                     assertTrue(path.getStatus() == 200 || path.getStatus() == 400, value + " -> " + path.getStatus());
+                    if (path.getStatus() == 200) {
+                        assertEquals(value, json(path).at("/parts/echo/body/id").asText(), "path value reached as sent");
+                    } else {
+                        assertEquals("bad_request", json(path).get("error").asText(), path.getContentAsString());
+                    }
                 } else {
                     assertEquals(200, path.getStatus(), value);
                     assertEquals(value, json(path).at("/parts/echo/body/id").asText());
