@@ -190,7 +190,7 @@ class ExchangeTest {
 
     static void awaitCondition(java.util.function.BooleanSupplier condition, String message)
             throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!condition.getAsBoolean()) {
             assertTrue(System.nanoTime() < deadline, message);
             Thread.sleep(10);

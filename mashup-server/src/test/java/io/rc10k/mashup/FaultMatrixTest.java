@@ -111,7 +111,7 @@ class FaultMatrixTest {
     /** Bounded wait: connections back to their pools or closed, nothing in flight. */
     private static void awaitQuiet(BrokerClient broker, MashupMetrics metrics, String fault)
             throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
             boolean quiet = metrics.inboundInFlight() == 0 && broker.exchangesInFlight() == 0;
             for (Partner p : broker.partners()) {

@@ -235,7 +235,7 @@ class MashupServerTest {
                 assertEquals(200, f.get(30, TimeUnit.SECONDS).getStatus(), "admitted requests still complete");
             }
             // The held requests' answers reach the client a moment before their slots are given back.
-            long again = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            long again = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             int status = server.get("/mashup/travel?city=Paris").getStatus();
             while (status == 503 && System.nanoTime() < again) {
                 Thread.sleep(20);
@@ -302,7 +302,7 @@ class MashupServerTest {
             }
             // Both timers are recorded once the response is written: wait, bounded, for the fifth.
             String metrics = server.get("/metrics").getContentAsString();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (!(sample(metrics, "mashup_thread_hold_seconds_count{mashup=\"wait\"}") >= 5)
                     && System.nanoTime() < deadline) {
                 Thread.sleep(20);
