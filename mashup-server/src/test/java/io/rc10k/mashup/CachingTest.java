@@ -63,7 +63,7 @@ class CachingTest {
     @EnumSource(Mode.class)
     void aHundredIdenticalRequestsReachThePartnerOnce(Mode mode) throws Exception {
         try (TestServer server = TestServer.start(mode, definitions)) {
-            awaitStubsIdle();
+            Await.idle(stubs);
             long servedBefore = stubs.stats().served();
             List<CompletableFuture<ContentResponse>> answers = new ArrayList<>();
             for (int i = 0; i < REQUESTS; i++) {
@@ -76,7 +76,7 @@ class CachingTest {
                 JsonNode body = JSON.readTree(response.getContent());
                 assertEquals(mode.toString(), body.at("/parts/slow/body/id").asText(), body.toString());
             }
-            awaitStubsIdle();
+            Await.idle(stubs);
             assertEquals(1, stubs.stats().served() - servedBefore, "partner calls for " + REQUESTS
                     + " identical requests: " + stubs.stats().toJson());
             String metrics = server.client.GET(server.uri.resolve("/metrics")).getContentAsString();
@@ -89,28 +89,18 @@ class CachingTest {
     @EnumSource(Mode.class)
     void noStoreKeepsAnswersOutOfTheCache(Mode mode) throws Exception {
         try (TestServer server = TestServer.start(mode, definitions)) {
-            awaitStubsIdle();
+            Await.idle(stubs);
             long servedBefore = stubs.stats().served();
             for (int i = 0; i < 3; i++) {
                 ContentResponse response = server.client.newRequest(server.uri.resolve("/mashup/nostore?id=ns-" + mode))
                         .timeout(30, TimeUnit.SECONDS).send();
                 assertEquals(200, response.getStatus(), response.getContentAsString());
             }
-            awaitStubsIdle();
+            Await.idle(stubs);
             assertEquals(3, stubs.stats().served() - servedBefore, stubs.stats().toJson());
         }
     }
 
-    /** The stubs count a request served just after its answer is written: wait until none is in flight. */
-    private static void awaitStubsIdle() throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (stubs.stats().inFlight() != 0) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("the stubs still have requests in flight: " + stubs.stats().toJson());
-            }
-            Thread.sleep(10);
-        }
-    }
 
     private static long counter(String metrics, String result) {
         Matcher m = Pattern.compile("(?m)^mashup_partner_cache_total\\{partner=\"stub\",result=\"" + result

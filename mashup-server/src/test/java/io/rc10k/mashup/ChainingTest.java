@@ -98,26 +98,16 @@ class ChainingTest {
     @EnumSource(Mode.class)
     void aLaterCallWithoutItsValueIsSkippedUnsent(Mode mode) throws Exception {
         try (TestServer server = TestServer.start(mode, definitions)) {
-            awaitStubsIdle();
+            Await.idle(stubs);
             long before = stubs.stats().served();
             JsonNode broken = get(server, "/mashup/broken", 502);
             assertEquals("http_error", broken.at("/parts/first/error").asText(), broken.toString());
             assertEquals("skipped", broken.at("/parts/second/error").asText(), broken.toString());
             JsonNode dots = get(server, "/mashup/dots", 200);
             assertEquals("skipped", dots.at("/parts/second/error").asText(), dots.toString());
-            awaitStubsIdle();
+            Await.idle(stubs);
             assertEquals(2, stubs.stats().served() - before, "only the first calls reached the partner: "
                     + stubs.stats().toJson());
-        }
-    }
-
-    private static void awaitStubsIdle() throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (stubs.stats().inFlight() != 0) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("the stubs still have requests in flight: " + stubs.stats().toJson());
-            }
-            Thread.sleep(10);
         }
     }
 }

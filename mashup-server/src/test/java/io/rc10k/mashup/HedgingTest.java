@@ -73,7 +73,7 @@ class HedgingTest {
                 assertTrue(counter(metrics, partner, "sent") >= 1, metrics);
             }
             // The slow first attempts were cancelled: no connection carries a call, no admission is held.
-            awaitCondition(() -> broker.stats("stub").connectionsActive() == 0 && broker.stats("h2").connectionsActive() == 0
+            Await.until(() -> broker.stats("stub").connectionsActive() == 0 && broker.stats("h2").connectionsActive() == 0
                     && broker.exchangesInFlight() == 0 && broker.stats("stub").inFlight() == 0
                     && broker.stats("h2").inFlight() == 0, () -> broker.stats("stub") + " " + broker.stats("h2"));
         }
@@ -83,16 +83,5 @@ class HedgingTest {
         Matcher m = Pattern.compile("(?m)^mashup_partner_hedges_total\\{partner=\"" + partner + "\",result=\"" + result
                 + "\"} (\\d+)\\.0$").matcher(metrics);
         return m.find() ? Long.parseLong(m.group(1)) : 0;
-    }
-
-    private static void awaitCondition(java.util.function.BooleanSupplier condition,
-            java.util.function.Supplier<String> message) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("not within 30 s: " + message.get());
-            }
-            Thread.sleep(20);
-        }
     }
 }

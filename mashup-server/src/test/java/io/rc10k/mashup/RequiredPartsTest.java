@@ -14,7 +14,6 @@ import io.rc10k.stubs.StubOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.client.ContentResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -85,12 +84,12 @@ class RequiredPartsTest {
             assertEquals("cancelled", body.at("/parts/slow2/error").asText(), body.toString());
             // No connection carries a call any more: the cancelled HTTP/1.1 call's connection was closed,
             // the cancelled h2c stream reset. Without the cancel both would stay busy for the 60 s delay.
-            awaitCondition(() -> broker.stats("stub").connectionsActive() == 0 && broker.stats("h2").connectionsActive() == 0,
+            Await.until(() -> broker.stats("stub").connectionsActive() == 0 && broker.stats("h2").connectionsActive() == 0,
                     () -> "a cancelled call still holds a connection: " + broker.stats("stub") + broker.stats("h2"));
             // At the partner, only the required call was answered (the others could not be before 60 s).
-            awaitCondition(() -> own.stats().served() >= 1, () -> "the stubs never answered: " + own.stats().toJson());
+            Await.until(() -> own.stats().served() >= 1, () -> "the stubs never answered: " + own.stats().toJson());
             assertEquals(1, own.stats().served(), own.stats().toJson());
-            awaitCondition(() -> broker.exchangesInFlight() == 0, () -> broker.exchangesInFlight() + " exchanges in flight");
+            Await.until(() -> broker.exchangesInFlight() == 0, () -> broker.exchangesInFlight() + " exchanges in flight");
             String metrics = server.client.GET(server.uri.resolve("/metrics")).getContentAsString();
             assertTrue(metrics.contains("mashup_requests_total{mashup=\"failing\",outcome=\"failed\"} 1.0"), metrics);
         }
@@ -147,17 +146,6 @@ class RequiredPartsTest {
             JsonNode body = JSON.readTree(response.getContent());
             assertEquals("account", body.get("failedRequired").asText(), body.toString());
             assertEquals("malformed_json", body.at("/parts/account/error").asText(), body.toString());
-        }
-    }
-
-    private static void awaitCondition(BooleanSupplier condition, java.util.function.Supplier<String> message)
-            throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("not within 30 s: " + message.get());
-            }
-            Thread.sleep(20);
         }
     }
 }
