@@ -3,12 +3,9 @@ package io.rc10k.mashup;
 import io.rc10k.broker.BrokerClient;
 import io.rc10k.mashup.internal.AdminConnector;
 import io.rc10k.mashup.internal.AdmissionHandler;
-import io.rc10k.mashup.internal.AsyncMashupServlet;
-import io.rc10k.mashup.internal.BlockingMashupServlet;
 import io.rc10k.mashup.internal.BlockingRequestLimit;
 import io.rc10k.mashup.internal.CallThreads;
 import io.rc10k.mashup.internal.CommandLine;
-import io.rc10k.mashup.internal.DashboardData;
 import io.rc10k.mashup.internal.DashboardServlets;
 import io.rc10k.mashup.internal.DefinitionsJson;
 import io.rc10k.mashup.internal.FileBudget;
@@ -16,13 +13,11 @@ import io.rc10k.mashup.internal.GracefulMashups;
 import io.rc10k.mashup.internal.JsonErrorHandler;
 import io.rc10k.mashup.internal.Logging;
 import io.rc10k.mashup.internal.MashupMetrics;
-import io.rc10k.mashup.internal.MashupRouter;
+import io.rc10k.mashup.internal.MashupServlets;
 import io.rc10k.mashup.internal.Readiness;
 import io.rc10k.mashup.internal.SpanExport;
-import io.rc10k.mashup.internal.SmallServlets;
 import io.rc10k.stubs.PartnerStubs;
 import io.rc10k.stubs.StubOptions;
-import jakarta.servlet.http.HttpServlet;
 import java.io.PrintStream;
 import java.net.BindException;
 import java.time.Duration;
@@ -136,16 +131,23 @@ public final class MashupServer {
         }
 
         ServletContextHandler context = new ServletContextHandler("/");
-        context.addServlet(new ServletHolder("mashups", mashupServlet(options.mode(), definitions, broker, metrics,
-                spans, server)), "/");
-        context.addServlet(new ServletHolder("metrics", new SmallServlets.Metrics(metrics)), "/metrics");
-        // Mapped for every connector; AdmissionHandler lets only the admin connector reach them.
-        context.addServlet(new ServletHolder("dashboard", new DashboardServlets.Page()), DashboardServlets.PAGE);
-        context.addServlet(new ServletHolder("dashboard-data", new DashboardServlets.Data(
-                new DashboardData(metrics, options.mode().label()))), DashboardServlets.DATA);
         Readiness readiness = new Readiness();
         server.addEventListener(readiness);
-        addHealth(context, readiness, options.mode().label(), pool.getName());
+        CallThreads callThreads = options.mode() == Mode.ASYNC ? null : new CallThreads(options.mode() == Mode.VIRTUAL);
+        if (callThreads != null) {
+            server.addBean(callThreads, true);
+        }
+        // The live view is mapped for every connector; AdmissionHandler lets only the admin connector reach it.
+        MashupServlets.mount((name, servlet, async, paths) -> {
+            ServletHolder holder = new ServletHolder(name, servlet);
+            if (async) {
+                holder.setAsyncSupported(true);
+            }
+            for (String path : paths) {
+                context.addServlet(holder, path);
+            }
+        }, definitions, new MashupServlets.Parts(options.mode(), broker, metrics, spans, callThreads, readiness,
+                pool.getName(), true));
         int nearLimit = Math.max(1, maxConnections * 9 / 10);
         long longestDeadline = definitions.mashups().values().stream()
                 .mapToLong(m -> m.deadline().toMillis()).max().orElse(0);
@@ -178,14 +180,6 @@ public final class MashupServer {
         return server;
     }
 
-    private static void addHealth(ServletContextHandler context, Readiness readiness, String mode, String executor) {
-        context.addServlet(new ServletHolder("health", new SmallServlets.Health(readiness, false, mode, executor)),
-                SmallServlets.HEALTH);
-        context.addServlet(new ServletHolder("health-ready", new SmallServlets.Health(readiness, false, mode,
-                executor)), SmallServlets.READY);
-        context.addServlet(new ServletHolder("health-live", new SmallServlets.Health(readiness, true, mode, executor)),
-                SmallServlets.LIVE);
-    }
 
     /**
      * The limits a server runs with, after defaults were derived; a bean of the server.
@@ -197,17 +191,6 @@ public final class MashupServer {
     public record Limits(FileBudget budget, int maxConnections, int maxInFlight) {
     }
 
-    private static HttpServlet mashupServlet(Mode mode, Definitions definitions, BrokerClient broker,
-            MashupMetrics metrics, SpanExport spans, Server server) {
-        // A server that records spans starts its traces sampled, so that its partners may record theirs.
-        MashupRouter router = new MashupRouter(definitions, spans != null);
-        if (mode == Mode.ASYNC) {
-            return new AsyncMashupServlet(router, broker, metrics, spans);
-        }
-        CallThreads callThreads = new CallThreads(mode == Mode.VIRTUAL);
-        server.addBean(callThreads, true);
-        return new BlockingMashupServlet(router, broker, metrics, callThreads, spans);
-    }
 
     /**
      * Runs the server from the command line. Exit status: 0 for {@code --help} or a good

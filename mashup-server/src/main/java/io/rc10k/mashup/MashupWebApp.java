@@ -1,16 +1,12 @@
 package io.rc10k.mashup;
 
 import io.rc10k.broker.BrokerClient;
-import io.rc10k.mashup.internal.AsyncMashupServlet;
-import io.rc10k.mashup.internal.BlockingMashupServlet;
 import io.rc10k.mashup.internal.CallThreads;
-import io.rc10k.mashup.internal.DashboardData;
 import io.rc10k.mashup.internal.DashboardServlets;
 import io.rc10k.mashup.internal.DefinitionsJson;
 import io.rc10k.mashup.internal.MashupMetrics;
-import io.rc10k.mashup.internal.MashupRouter;
+import io.rc10k.mashup.internal.MashupServlets;
 import io.rc10k.mashup.internal.Readiness;
-import io.rc10k.mashup.internal.SmallServlets;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
@@ -104,27 +100,15 @@ public final class MashupWebApp implements ServletContextListener {
             throw new IllegalStateException("mashup web application failed to start", e);
         }
         MashupMetrics metrics = new MashupMetrics(executor, broker);
-        MashupRouter router = new MashupRouter(definitions);
-        ServletRegistration.Dynamic mashups;
-        if (mode == Mode.ASYNC) {
-            mashups = context.addServlet("mashups", new AsyncMashupServlet(router, broker, metrics, null));
-            mashups.setAsyncSupported(true);
-        } else {
-            mashups = context.addServlet("mashups", new BlockingMashupServlet(router, broker, metrics, callThreads,
-                    null));
-        }
-        mashups.addMapping("/");
-        context.addServlet("metrics", new SmallServlets.Metrics(metrics)).addMapping("/metrics");
-        if (dashboard) {
-            context.addServlet("dashboard", new DashboardServlets.Page()).addMapping(DashboardServlets.PAGE);
-            context.addServlet("dashboard-data", new DashboardServlets.Data(new DashboardData(metrics, mode.label())))
-                    .addMapping(DashboardServlets.DATA);
-        }
         String pool = name(executor);
-        context.addServlet("health", new SmallServlets.Health(readiness, false, mode.label(), pool))
-                .addMapping(SmallServlets.HEALTH, SmallServlets.READY);
-        context.addServlet("health-live", new SmallServlets.Health(readiness, true, mode.label(), pool))
-                .addMapping(SmallServlets.LIVE);
+        // No span export in a WAR: the container's own tracing is the place for it.
+        MashupServlets.mount((name, servlet, async, paths) -> {
+            ServletRegistration.Dynamic registration = context.addServlet(name, servlet);
+            if (async) {
+                registration.setAsyncSupported(true);
+            }
+            registration.addMapping(paths);
+        }, definitions, new MashupServlets.Parts(mode, broker, metrics, null, callThreads, readiness, pool, dashboard));
         LOG.info("mashup web application: {} mashups, {} partners, mode {}, executor {}",
                 definitions.mashups().size(), definitions.partners().size(), mode.label(), pool);
         if (dashboard) {
