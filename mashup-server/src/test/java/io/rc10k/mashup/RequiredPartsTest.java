@@ -68,7 +68,7 @@ class RequiredPartsTest {
     @ParameterizedTest
     @EnumSource(Mode.class)
     void aFailedRequiredPartAnswers502AtOnceAndCancelsTheOtherCalls(Mode mode) throws Exception {
-        // Stubs of its own, so that every connection they count is this test's.
+        // Stubs of its own: no other test's connections or calls beside this one's.
         try (PartnerStubs own = PartnerStubs.start(StubOptions.builder().h2c(true).build());
                 TestServer server = TestServer.start(mode, failing(own))) {
             BrokerClient broker = server.server.getBean(BrokerClient.class);
@@ -86,9 +86,9 @@ class RequiredPartsTest {
             // the cancelled h2c stream reset. Without the cancel both would stay busy for the 60 s delay.
             Await.until(() -> broker.stats("stub").connectionsActive() == 0 && broker.stats("h2").connectionsActive() == 0,
                     () -> "a cancelled call still holds a connection: " + broker.stats("stub") + broker.stats("h2"));
-            // At the partner, only the required call was answered (the others could not be before 60 s).
-            Await.until(() -> own.stats().served() >= 1, () -> "the stubs never answered: " + own.stats().toJson());
-            assertEquals(1, own.stats().served(), own.stats().toJson());
+            // (The stubs' own counters cannot show the cancellations: an HTTP/1.1 server does not read a
+            // connection while it handles its request, so it sees the close only when it writes, 60 s on; and
+            // it counts a reset h2c stream as a request ended. The broker's counters above are the witness.)
             Await.until(() -> broker.exchangesInFlight() == 0, () -> broker.exchangesInFlight() + " exchanges in flight");
             String metrics = server.client.GET(server.uri.resolve("/metrics")).getContentAsString();
             assertTrue(metrics.contains("mashup_requests_total{mashup=\"failing\",outcome=\"failed\"} 1.0"), metrics);
