@@ -1,6 +1,6 @@
 package io.rc10k.benchmarks.capacity;
 
-import io.rc10k.benchmarks.process.ServerProcess;
+import io.rc10k.harness.ServerProcess;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.URI;

@@ -1,6 +1,7 @@
 package io.rc10k.benchmarks.capacity;
 
-import io.rc10k.benchmarks.process.ServerProcess;
+import io.rc10k.harness.Prometheus;
+import io.rc10k.harness.ServerProcess;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
@@ -13,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -358,14 +358,7 @@ public final class HeapPerMashup {
         if (response.statusCode() != 200) {
             throw new IOException("GET " + metrics + ": status " + response.statusCode());
         }
-        Map<String, Double> values = new HashMap<>();
-        for (String line : response.body().split("\n")) {
-            int space = line.lastIndexOf(' ');
-            if (!line.startsWith("#") && space > 0) {
-                values.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
-            }
-        }
-        return values;
+        return Prometheus.parse(System.currentTimeMillis(), response.body()).series();
     }
 
     private static String jcmd(Settings settings, long pid, String command) throws IOException, InterruptedException {

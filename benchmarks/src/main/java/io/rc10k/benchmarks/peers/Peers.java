@@ -4,7 +4,7 @@ import io.rc10k.benchmarks.capacity.StubProcess;
 import io.rc10k.benchmarks.efficiency.Efficiency;
 import io.rc10k.benchmarks.efficiency.Efficiency.Window;
 import io.rc10k.benchmarks.efficiency.Measurement;
-import io.rc10k.benchmarks.process.ServerProcess;
+import io.rc10k.harness.ServerProcess;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
