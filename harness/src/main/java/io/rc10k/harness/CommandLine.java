@@ -139,6 +139,21 @@ public final class CommandLine {
         return list;
     }
 
+    /** A comma-separated list of numbers, such as {@code 2,10}. */
+    public List<Double> doubleList() {
+        String option = option();
+        String value = value();
+        List<Double> list = new ArrayList<>();
+        for (String item : value.split(",")) {
+            try {
+                list.add(Double.valueOf(item.trim()));
+            } catch (NumberFormatException e) {
+                throw fail(option, "not a list of numbers: " + value);
+            }
+        }
+        return list;
+    }
+
     /** A comma-separated list of words. */
     public List<String> list() {
         return List.of(value().split(","));
@@ -168,7 +183,15 @@ public final class CommandLine {
      * return an exception so that a caller can {@code throw} it and the compiler sees the branch end.
      */
     public RuntimeException fail(String option, String what) {
-        err.println(tool + ": " + option + ": " + what + "; usage: " + tool + " " + usage);
+        return fail(option + ": " + what);
+    }
+
+    /**
+     * A bad line found after the parse, by a check whose {@code message} already names the option
+     * ({@code "--calls: 0 (accepted: 1 to 64)"}): prints {@code <tool>: <message>; usage: ...} and exits 2.
+     */
+    public RuntimeException fail(String message) {
+        err.println(tool + ": " + message + "; usage: " + tool + " " + usage);
         end(BAD_LINE);
         return new IllegalStateException("exit " + BAD_LINE + " returned");
     }
