@@ -42,6 +42,7 @@ public final class CommandLine {
     private final PrintStream err;
     private final IntConsumer exit;
     private int at = -1;
+    private String option;
 
     public CommandLine(String tool, String usage, String[] args) {
         this(tool, usage, args, System.out, System.err, System::exit);
@@ -65,7 +66,8 @@ public final class CommandLine {
         if (++at >= args.length) {
             return false;
         }
-        switch (args[at]) {
+        option = args[at];
+        switch (option) {
             case "--help", "-h" -> {
                 out.println("usage: " + tool + " " + usage);
                 end(0);
@@ -80,14 +82,16 @@ public final class CommandLine {
         return true;
     }
 
-    /** The word the cursor stands on: an option, or a word of the tool's own (an experiment's name, say). */
+    /**
+     * The word {@link #next} moved to: an option, or a word of the tool's own (an experiment's name, say); still
+     * that word after its value was taken.
+     */
     public String option() {
-        return args[at];
+        return option;
     }
 
     /** The word after the option, consumed; a line that ends at the option is a bad line. */
     public String value() {
-        String option = option();
         if (at + 1 >= args.length) {
             throw fail(option, "needs a value");
         }
@@ -95,7 +99,6 @@ public final class CommandLine {
     }
 
     public int intValue() {
-        String option = option();
         String value = value();
         try {
             return Integer.parseInt(value);
@@ -105,7 +108,6 @@ public final class CommandLine {
     }
 
     public long longValue() {
-        String option = option();
         String value = value();
         try {
             return Long.parseLong(value);
@@ -115,7 +117,6 @@ public final class CommandLine {
     }
 
     public double doubleValue() {
-        String option = option();
         String value = value();
         try {
             return Double.parseDouble(value);
@@ -126,7 +127,6 @@ public final class CommandLine {
 
     /** A comma-separated list of whole numbers, such as {@code 1,4,16}. */
     public List<Integer> intList() {
-        String option = option();
         String value = value();
         List<Integer> list = new ArrayList<>();
         for (String item : value.split(",")) {
@@ -141,7 +141,6 @@ public final class CommandLine {
 
     /** A comma-separated list of numbers, such as {@code 2,10}. */
     public List<Double> doubleList() {
-        String option = option();
         String value = value();
         List<Double> list = new ArrayList<>();
         for (String item : value.split(",")) {
@@ -164,7 +163,6 @@ public final class CommandLine {
     }
 
     public URI uri() {
-        String option = option();
         String value = value();
         try {
             return URI.create(value);
@@ -175,7 +173,7 @@ public final class CommandLine {
 
     /** The option the cursor stands on is not one of the tool's. */
     public RuntimeException unknown() {
-        throw fail(option(), "unknown option");
+        throw fail(option, "unknown option");
     }
 
     /**
