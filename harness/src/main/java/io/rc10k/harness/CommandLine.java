@@ -38,24 +38,30 @@ public final class CommandLine {
     private final String tool;
     private final String usage;
     private final String[] args;
-    private final PrintStream out;
-    private final PrintStream err;
-    private final IntConsumer exit;
+    private final Console console;
     private int at = -1;
     private String option;
 
-    public CommandLine(String tool, String usage, String[] args) {
-        this(tool, usage, args, System.out, System.err, System::exit);
+    /**
+     * Where a command line prints and how it ends the program: {@code exit} must not return (a test's, or a
+     * caller's that turns the status into a return value, throws).
+     */
+    public record Console(PrintStream out, PrintStream err, IntConsumer exit) {
+        /** {@code System.out}, {@code System.err} and {@code System.exit}. */
+        public static Console system() {
+            return new Console(System.out, System.err, System::exit);
+        }
     }
 
-    /** With the streams and the exit of a test: {@code exit} must not return (throw instead). */
-    public CommandLine(String tool, String usage, String[] args, PrintStream out, PrintStream err, IntConsumer exit) {
+    public CommandLine(String tool, String usage, String[] args) {
+        this(tool, usage, args, Console.system());
+    }
+
+    public CommandLine(String tool, String usage, String[] args, Console console) {
         this.tool = tool;
         this.usage = usage;
         this.args = args.clone();
-        this.out = out;
-        this.err = err;
-        this.exit = exit;
+        this.console = console;
     }
 
     /**
@@ -69,11 +75,11 @@ public final class CommandLine {
         option = args[at];
         switch (option) {
             case "--help", "-h" -> {
-                out.println("usage: " + tool + " " + usage);
+                console.out().println("usage: " + tool + " " + usage);
                 end(0);
             }
             case "--version" -> {
-                out.println(tool + " " + version());
+                console.out().println(tool + " " + version());
                 end(0);
             }
             default -> {
@@ -177,6 +183,14 @@ public final class CommandLine {
     }
 
     /**
+     * The word the cursor stands on is none of the tool's: an unknown option, or a bare word that is not one of
+     * {@code words} (a tool's experiments, say: {@code "overload, soak"}).
+     */
+    public RuntimeException unknown(String words) {
+        throw option.startsWith("-") ? unknown() : fail(option, "not one of " + words);
+    }
+
+    /**
      * A bad line: prints {@code <tool>: <option>: <what>; usage: ...} to stderr and exits 2. Declared to
      * return an exception so that a caller can {@code throw} it and the compiler sees the branch end.
      */
@@ -189,15 +203,15 @@ public final class CommandLine {
      * ({@code "--calls: 0 (accepted: 1 to 64)"}): prints {@code <tool>: <message>; usage: ...} and exits 2.
      */
     public RuntimeException fail(String message) {
-        err.println(tool + ": " + message + "; usage: " + tool + " " + usage);
+        console.err().println(tool + ": " + message + "; usage: " + tool + " " + usage);
         end(BAD_LINE);
         return new IllegalStateException("exit " + BAD_LINE + " returned");
     }
 
     private void end(int status) {
-        out.flush();
-        err.flush();
-        exit.accept(status);
+        console.out().flush();
+        console.err().flush();
+        console.exit().accept(status);
         throw new IllegalStateException("exit " + status + " returned");
     }
 

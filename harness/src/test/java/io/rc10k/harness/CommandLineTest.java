@@ -25,11 +25,11 @@ class CommandLineTest {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     private CommandLine line(String... args) {
-        return new CommandLine("tool", "--count N --names A,B", args,
+        return new CommandLine("tool", "--count N --names A,B", args, new CommandLine.Console(
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 status -> {
                     throw new Exited(status);
-                });
+                }));
     }
 
     /** What the tools do: a switch on the option, the value taken by type. */
@@ -83,6 +83,24 @@ class CommandLineTest {
     @Test
     void aValueThatIsNotANumberExits2NamingTheOptionAndTheValue() {
         assertBadLine("--count: not a whole number: many", "--count", "many");
+    }
+
+    @Test
+    void aWordThatIsNoneOfTheToolsExits2NamingTheWordsAccepted() {
+        CommandLine line = line("--count", "2", "fast");
+        Exited exited = assertThrows(Exited.class, () -> {
+            while (line.next()) {
+                switch (line.option()) {
+                    case "slow", "steady" -> {
+                    }
+                    case "--count" -> line.intValue();
+                    default -> line.unknown("slow, steady");
+                }
+            }
+        });
+        assertEquals(2, exited.status);
+        assertEquals("tool: fast: not one of slow, steady; usage: tool --count N --names A,B",
+                err.toString(StandardCharsets.UTF_8).strip());
     }
 
     private void assertBadLine(String named, String... args) {

@@ -79,9 +79,10 @@ public final class Experiments {
     }
 
     private static int runChecked(String... args) throws Exception {
-        CommandLine line = new CommandLine("experiments", USAGE, args, System.out, System.err, status -> {
-            throw new Ended(status);
-        });
+        CommandLine line = new CommandLine("experiments", USAGE, args,
+                new CommandLine.Console(System.out, System.err, status -> {
+                    throw new Ended(status);
+                }));
         String experiment = null;
         Path root = Path.of(".");
         Path out = null;
@@ -112,12 +113,7 @@ public final class Experiments {
                 case "--path" -> path = line.value();
                 case "--inter-arrivals" -> interArrivals = positive(line, line.doubleList());
                 case "--phase-seconds" -> phaseSeconds = positive(line, line.intValue());
-                default -> {
-                    if (!line.option().startsWith("-")) {
-                        throw line.fail(line.option(), "not an experiment (accepted: thread-count, open-model)");
-                    }
-                    line.unknown();
-                }
+                default -> line.unknown("thread-count, open-model");
             }
         }
         if (experiment == null) {

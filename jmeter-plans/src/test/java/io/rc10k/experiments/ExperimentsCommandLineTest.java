@@ -54,7 +54,7 @@ class ExperimentsCommandLineTest {
         assertBadLine("--users: not a list of whole numbers: 10,many", "thread-count", "--users", "10,many");
         assertBadLine("--phase-seconds: 0 (accepted: numbers > 0)", "open-model", "--phase-seconds", "0");
         assertBadLine("--modes: fast (accepted: sync, async, virtual)", "open-model", "--modes", "fast");
-        assertBadLine("fig-4: not an experiment (accepted: thread-count, open-model)", "fig-4");
+        assertBadLine("fig-4: not one of thread-count, open-model", "fig-4");
         assertBadLine("no experiment named (accepted: thread-count, open-model)");
     }
 

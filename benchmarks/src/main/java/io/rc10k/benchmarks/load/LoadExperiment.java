@@ -110,12 +110,7 @@ public final class LoadExperiment {
                 case "--phase-seconds" -> phaseSeconds = line.intValue();
                 case "--minutes" -> minutes = line.doubleValue();
                 case "--factors" -> factors = line.doubleList();
-                default -> {
-                    if (!line.option().startsWith("-")) {
-                        throw line.fail(line.option(), "not an experiment (accepted: overload, soak)");
-                    }
-                    line.unknown();
-                }
+                default -> line.unknown("overload, soak");
             }
         }
         System.out.println("machine: " + Runtime.getRuntime().availableProcessors() + " cores, "
