@@ -3,10 +3,18 @@ package io.rc10k.benchmarks;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rc10k.benchmarks.capacity.ColdBurst;
+import io.rc10k.benchmarks.capacity.DeadlineOvershoot;
+import io.rc10k.benchmarks.capacity.HeapPerMashup;
 import io.rc10k.benchmarks.capacity.StubCapacity;
 import io.rc10k.benchmarks.efficiency.Efficiency;
+import io.rc10k.benchmarks.efficiency.HelloServer;
 import io.rc10k.benchmarks.load.LoadExperiment;
+import io.rc10k.benchmarks.peers.JdkFanOut;
+import io.rc10k.benchmarks.peers.JettyFanOut;
 import io.rc10k.benchmarks.peers.Peers;
+import io.rc10k.benchmarks.peers.VertxFanOut;
+import io.rc10k.harness.CommandLine;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,56 +24,81 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Each tool, run as a user runs it (a JVM of its own): {@code --help} prints the usage and exits 0; an
- * unknown option, or an option without its value, exits 2 naming it — and starts nothing.
+ * Each tool with a main, run as a user runs it (a JVM of its own): {@code --help} prints the usage and exits 0;
+ * {@code --version} prints the project's version and exits 0; an unknown option, an option without its value
+ * or with a value that is not a number exits 2 naming it — and starts nothing.
  */
 class ToolCommandLinesTest {
     private record Run(int exit, String out, String err) {
     }
 
-    private static Run run(Class<?> tool, String... args) throws Exception {
+    /** A tool's main class and one of its options that takes a number. */
+    private record Tool(Class<?> main, String numberOption) {
+    }
+
+    private static Tool tool(String name) {
+        return switch (name) {
+            case "efficiency" -> new Tool(Efficiency.class, "--measure");
+            case "stub-capacity" -> new Tool(StubCapacity.class, "--requests");
+            case "load-experiment" -> new Tool(LoadExperiment.class, "--max-inflight");
+            case "peers" -> new Tool(Peers.class, "--measure");
+            case "cold-burst" -> new Tool(ColdBurst.class, "--concurrent");
+            case "heap-per-mashup" -> new Tool(HeapPerMashup.class, "--inflight");
+            case "deadline-overshoot" -> new Tool(DeadlineOvershoot.class, "--repeats");
+            case "hello" -> new Tool(HelloServer.class, "--port");
+            case "jdk-peer" -> new Tool(JdkFanOut.class, "--calls");
+            case "jetty-peer" -> new Tool(JettyFanOut.class, "--calls");
+            case "vertx-peer" -> new Tool(VertxFanOut.class, "--calls");
+            default -> throw new IllegalArgumentException(name);
+        };
+    }
+
+    private static Run run(String name, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), tool.getName()));
+                "-cp", System.getProperty("java.class.path"), tool(name).main().getName()));
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).start();
         process.getOutputStream().close();
         byte[] out = process.getInputStream().readAllBytes();
         byte[] err = process.getErrorStream().readAllBytes();
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS), tool.getSimpleName() + " did not end");
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), name + " did not end");
         return new Run(process.exitValue(), new String(out, StandardCharsets.UTF_8),
                 new String(err, StandardCharsets.UTF_8));
     }
 
-    private static Class<?> tool(String name) {
-        return switch (name) {
-            case "efficiency" -> Efficiency.class;
-            case "stub-capacity" -> StubCapacity.class;
-            case "load-experiment" -> LoadExperiment.class;
-            case "peers" -> Peers.class;
-            default -> throw new IllegalArgumentException(name);
-        };
-    }
-
     @ParameterizedTest
-    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "peers"})
-    void helpPrintsTheUsage(String name) throws Exception {
-        Run run = run(tool(name), "--help");
+    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "peers", "cold-burst", "heap-per-mashup",
+            "deadline-overshoot", "hello", "jdk-peer", "jetty-peer", "vertx-peer"})
+    void helpPrintsTheUsageAndExits0(String name) throws Exception {
+        Run run = run(name, "--help");
         assertEquals(0, run.exit(), run.toString());
-        assertTrue(run.out().startsWith("usage: "), run.toString());
+        assertTrue(run.out().startsWith("usage: " + name + " "), run.toString());
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "peers"})
+    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "peers", "cold-burst", "heap-per-mashup",
+            "deadline-overshoot", "hello", "jdk-peer", "jetty-peer", "vertx-peer"})
+    void versionPrintsTheProjectVersionAndExits0(String name) throws Exception {
+        Run run = run(name, "--version");
+        assertEquals(0, run.exit(), run.toString());
+        assertEquals(name + " " + CommandLine.version(), run.out().strip());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "peers", "cold-burst", "heap-per-mashup",
+            "deadline-overshoot", "hello", "jdk-peer", "jetty-peer", "vertx-peer"})
     void aBadLineExits2NamingTheOption(String name) throws Exception {
-        Run unknown = run(tool(name), "--colour");
-        assertEquals(2, unknown.exit(), unknown.toString());
-        assertTrue(unknown.err().contains("--colour"), unknown.toString());
-        String option = name.equals("load-experiment") ? "--minutes" : name.equals("stub-capacity") ? "--requests"
-                : "--measure";
-        List<String> line = name.equals("load-experiment") ? List.of("soak", option) : List.of(option);
-        Run missing = run(tool(name), line.toArray(String[]::new));
-        assertEquals(2, missing.exit(), missing.toString());
-        assertTrue(missing.err().contains(option), missing.toString());
+        assertBadLine(name, "--colour: unknown option", "--colour");
+        String option = tool(name).numberOption();
+        assertBadLine(name, option + ": needs a value", option);
+        assertBadLine(name, option + ": not a whole number: many", option, "many");
+    }
+
+    private static void assertBadLine(String name, String named, String... args) throws Exception {
+        Run run = run(name, args);
+        assertEquals(2, run.exit(), run.toString());
+        assertTrue(run.err().startsWith(name + ": " + named + "; usage: " + name + " "), run.toString());
+        assertEquals("", run.out(), run.toString());
     }
 }

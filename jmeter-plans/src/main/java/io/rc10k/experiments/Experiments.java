@@ -1,13 +1,11 @@
 package io.rc10k.experiments;
 
+import io.rc10k.harness.CommandLine;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The experiments of the RC10K paper, run with JMeter against the real jars; one command each, from
@@ -24,8 +22,10 @@ import java.util.TreeMap;
  */
 public final class Experiments {
     private static final String USAGE = """
-            usage: java -jar jmeter-plans/target/experiments.jar thread-count|open-model [options]
+            thread-count|open-model [options]   (run as java -jar jmeter-plans/target/experiments.jar)
               common:
+                --help                 print this and exit
+                --version              print the version and exit
                 --out DIR              where results go (default docs/results)
                 --root DIR             the repository root (default .)
                 --jmeter-home DIR      a JMeter 5.6 installation (default jmeter-plans/engine/target/jmeter)
@@ -50,7 +50,7 @@ public final class Experiments {
         System.exit(run(args));
     }
 
-    /** Runs one experiment; returns the exit status. */
+    /** Runs one experiment; returns the exit status (that of {@code --help}, {@code --version} or a bad line too). */
     public static int run(String... args) throws Exception {
         // Stubs, servers and JMeter are child processes: none outlives the harness, however it ends.
         Thread reaper = new Thread(() -> ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly),
@@ -58,9 +58,8 @@ public final class Experiments {
         Runtime.getRuntime().addShutdownHook(reaper);
         try {
             return runChecked(args);
-        } catch (NumberFormatException e) {
-            System.err.println("experiments: not a number: " + e.getMessage() + "\n" + USAGE);
-            return 2;
+        } catch (Ended e) {
+            return e.status;
         } catch (java.io.IOException e) {
             System.err.println("experiments: the run failed: " + e.getMessage());
             return 3;
@@ -69,54 +68,81 @@ public final class Experiments {
         }
     }
 
+    /** How the command line ends {@link #run}: with a status, not with the JVM (the *IT tests call it). */
+    private static final class Ended extends RuntimeException {
+        private final int status;
+
+        Ended(int status) {
+            super(null, null, false, false);
+            this.status = status;
+        }
+    }
+
     private static int runChecked(String... args) throws Exception {
-        if (args.length == 0 || !List.of("thread-count", "open-model").contains(args[0])) {
-            System.err.print(USAGE);
-            return 2;
-        }
-        Map<String, String> options = new TreeMap<>();
-        for (int i = 1; i < args.length; i++) {
-            if (!args[i].startsWith("--") || i + 1 == args.length) {
-                System.err.println("experiments: " + args[i] + ": expected --option value\n" + USAGE);
-                return 2;
+        CommandLine line = new CommandLine("experiments", USAGE, args,
+                new CommandLine.Console(System.out, System.err, status -> {
+                    throw new Ended(status);
+                }));
+        String experiment = null;
+        Path root = Path.of(".");
+        Path out = null;
+        Path jmeterHome = null;
+        List<String> modeList = null;
+        List<Integer> users = List.of(10, 30, 50, 70, 90, 200, 500, 1000, 2000);
+        int pool = 100;
+        int rampup = 5;
+        int settle = 5;
+        int window = 20;
+        String config = "c6-h2c.json";
+        String path = "/mashup/c6";
+        List<Double> interArrivals = List.of(0.04, 0.02, 0.01, 0.005, 0.004, 0.003, 0.002);
+        int phaseSeconds = 60;
+        while (line.next()) {
+            switch (line.option()) {
+                case "thread-count", "open-model" -> experiment = line.option();
+                case "--out" -> out = line.path();
+                case "--root" -> root = line.path();
+                case "--jmeter-home" -> jmeterHome = line.path();
+                case "--modes" -> modeList = line.list();
+                case "--users" -> users = positive(line, line.intList());
+                case "--pool" -> pool = line.intValue();
+                case "--rampup" -> rampup = positive(line, line.intValue());
+                case "--settle" -> settle = positive(line, line.intValue());
+                case "--window" -> window = positive(line, line.intValue());
+                case "--config" -> config = line.value();
+                case "--path" -> path = line.value();
+                case "--inter-arrivals" -> interArrivals = positive(line, line.doubleList());
+                case "--phase-seconds" -> phaseSeconds = positive(line, line.intValue());
+                default -> line.unknown("thread-count, open-model");
             }
-            options.put(args[i].substring(2), args[++i]);
         }
-        List<String> known = List.of("out", "root", "jmeter-home", "modes", "users", "pool", "rampup", "settle",
-                "window", "config", "path", "inter-arrivals", "phase-seconds");
-        for (String name : options.keySet()) {
-            if (!known.contains(name)) {
-                System.err.println("experiments: unknown option --" + name + "\n" + USAGE);
-                return 2;
-            }
+        if (experiment == null) {
+            throw line.fail("no experiment named (accepted: thread-count, open-model)");
         }
-        for (String name : List.of("users", "pool", "rampup", "settle", "window", "inter-arrivals", "phase-seconds")) {
-            String value = options.get(name);
-            if (value != null && Arrays.stream(value.split(",")).anyMatch(v -> !(Double.parseDouble(v.trim()) > 0)
-                    && !(name.equals("pool") && Double.parseDouble(v.trim()) == 0))) {
-                System.err.println("experiments: --" + name + ": " + value + " (accepted: numbers > 0"
-                        + (name.equals("pool") ? ", or 0 for no fixed-pool sweep" : "") + ")");
-                return 2;
-            }
+        if (pool < 0) {
+            throw line.fail("--pool", pool + " (accepted: numbers > 0, or 0 for no fixed-pool sweep)");
         }
-        Path root = Path.of(options.getOrDefault("root", "."));
-        Path out = Path.of(options.getOrDefault("out", root.resolve("docs").resolve("results").toString()));
-        Lab lab = new Lab(root, out, new JMeter(Path.of(options.getOrDefault("jmeter-home",
-                root.resolve("jmeter-plans").resolve("engine").resolve("target").resolve("jmeter").toString()))));
-        String defaultModes = args[0].equals("open-model") ? "async,virtual,sync" : "sync,async,virtual";
-        List<String> modes = new ArrayList<>(Arrays.asList(options.getOrDefault("modes", defaultModes).split(",")));
+        if (out == null) {
+            out = root.resolve("docs").resolve("results");
+        }
+        if (jmeterHome == null) {
+            jmeterHome = root.resolve("jmeter-plans").resolve("engine").resolve("target").resolve("jmeter");
+        }
+        List<String> askedModes = modeList != null ? modeList
+                : experiment.equals("open-model") ? List.of("async", "virtual", "sync")
+                : List.of("sync", "async", "virtual");
+        List<String> modes = new ArrayList<>(askedModes);
         for (String mode : modes) {
             if (!List.of("sync", "async", "virtual").contains(mode)) {
-                System.err.println("experiments: --modes: " + mode + " (accepted: sync, async, virtual)");
-                return 2;
+                throw line.fail("--modes", mode + " (accepted: sync, async, virtual)");
             }
         }
+        Lab lab = new Lab(root, out, new JMeter(jmeterHome));
         if (modes.remove("virtual") && !Lab.virtualThreadsAvailable()) {
             System.out.println("virtual mode skipped: it needs JDK 21 or newer; this is " + Runtime.version()
                     + " (run the harness with a newer java to include it)");
-        } else if (options.getOrDefault("modes", defaultModes).contains("virtual")) {
-            modes.add(Math.min(modes.size(), List.of(options.getOrDefault("modes", defaultModes).split(","))
-                    .indexOf("virtual")), "virtual");
+        } else if (askedModes.contains("virtual")) {
+            modes.add(Math.min(modes.size(), askedModes.indexOf("virtual")), "virtual");
         }
         if (modes.isEmpty()) {
             System.err.println("experiments: no mode left to run");
@@ -124,16 +150,12 @@ public final class Experiments {
         }
         provenance = "Machine: " + Lab.machine() + ". Run " + Instant.now().truncatedTo(ChronoUnit.SECONDS)
                 + " with:\n\n    java -jar jmeter-plans/target/experiments.jar " + String.join(" ", args) + "\n";
-        System.out.println("RC10K " + args[0] + " on " + Lab.machine());
+        System.out.println("RC10K " + experiment + " on " + Lab.machine());
         System.out.println("operating-system limits:");
         List<String> failed;
-        if (args[0].equals("thread-count")) {
-            ThreadCountExperiment.Settings settings = new ThreadCountExperiment.Settings(
-                    ints(options.getOrDefault("users", "10,30,50,70,90,200,500,1000,2000")), modes,
-                    Integer.parseInt(options.getOrDefault("pool", "100")),
-                    Integer.parseInt(options.getOrDefault("rampup", "5")),
-                    Integer.parseInt(options.getOrDefault("settle", "5")),
-                    Integer.parseInt(options.getOrDefault("window", "20")));
+        if (experiment.equals("thread-count")) {
+            ThreadCountExperiment.Settings settings = new ThreadCountExperiment.Settings(users, modes, pool, rampup,
+                    settle, window);
             int n = settings.users().stream().mapToInt(Integer::intValue).max().orElse(0);
             // Sync: the server holds N inbound and 2N partner sockets, N + 2N threads; JMeter N threads and sockets.
             List<String> problems = OsLimits.check(3L * n + 1_000, 3L * n, 4L * n + 1_000);
@@ -143,10 +165,8 @@ public final class Experiments {
             }
             failed = new ThreadCountExperiment(lab, settings).run();
         } else {
-            OpenModelExperiment.Settings settings = new OpenModelExperiment.Settings(modes,
-                    options.getOrDefault("config", "c6-h2c.json"), options.getOrDefault("path", "/mashup/c6"),
-                    doubles(options.getOrDefault("inter-arrivals", "0.04,0.02,0.01,0.005,0.004,0.003,0.002")),
-                    Integer.parseInt(options.getOrDefault("phase-seconds", "60")));
+            OpenModelExperiment.Settings settings = new OpenModelExperiment.Settings(modes, config, path,
+                    interArrivals, phaseSeconds);
             double fastest = settings.interArrivals().stream().mapToDouble(Double::doubleValue).min().orElse(1);
             // Requests are taken to be held for half their deadline: c6.json's calls take 5 s of its 10 s.
             long inbound = (long) Math.ceil(OpenModelExperiment.deadline(lab.config(settings.config())) / 2000.0
@@ -177,11 +197,14 @@ public final class Experiments {
         return provenance;
     }
 
-    private static List<Integer> ints(String list) {
-        return Arrays.stream(list.split(",")).map(String::trim).map(Integer::parseInt).toList();
-    }
-
-    private static List<Double> doubles(String list) {
-        return Arrays.stream(list.split(",")).map(String::trim).map(Double::parseDouble).toList();
+    /** The value just read, if every number in it is above 0; otherwise a bad line naming the option. */
+    private static <T> T positive(CommandLine line, T value) {
+        List<?> numbers = value instanceof List<?> list ? list : List.of(value);
+        for (Object n : numbers) {
+            if (!(((Number) n).doubleValue() > 0)) {
+                throw line.fail(line.option(), value + " (accepted: numbers > 0)");
+            }
+        }
+        return value;
     }
 }

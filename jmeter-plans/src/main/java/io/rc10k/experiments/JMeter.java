@@ -1,6 +1,6 @@
 package io.rc10k.experiments;
 
-import io.rc10k.benchmarks.process.ServerProcess;
+import io.rc10k.harness.ServerProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,5 +1,6 @@
 package io.rc10k.experiments;
 
+import io.rc10k.harness.Prometheus;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

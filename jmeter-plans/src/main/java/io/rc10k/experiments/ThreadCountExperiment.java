@@ -1,6 +1,7 @@
 package io.rc10k.experiments;
 
-import io.rc10k.benchmarks.process.ServerProcess;
+import io.rc10k.harness.Prometheus;
+import io.rc10k.harness.ServerProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,7 @@
 package io.rc10k.benchmarks.capacity;
 
-import io.rc10k.benchmarks.process.ServerProcess;
+import io.rc10k.harness.CommandLine;
+import io.rc10k.harness.ServerProcess;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
@@ -251,7 +252,7 @@ public final class ColdBurst {
     }
 
     private static final String USAGE = """
-            Usage: java -cp benchmarks/target/benchmarks.jar io.rc10k.benchmarks.capacity.ColdBurst [options]
+            [options]   (run as java -cp benchmarks/target/benchmarks.jar io.rc10k.benchmarks.capacity.ColdBurst)
               --concurrent N    requests per burst, all at once, one connection each (default 2000)
               --rounds R        bursts on one fresh server; the first is cold (default 4)
               --mode MODE       async (default) | sync | virtual (JDK 21+): the server's --mode
@@ -265,29 +266,16 @@ public final class ColdBurst {
               --mashup-jar PATH (default mashup-server/target/mashup-server.jar)
               --stub-jar PATH   (default partner-stubs/target/partner-stubs.jar)
               --help            print this and exit
+              --version         print the version and exit
             Needs an open-file limit (ulimit -n) of 3N + 512 or more: the server holds N inbound and 2N
             HTTP/1.1 partner connections at once (6,512 for N = 2,000); N + 512 with --partners h2c.
             Exit status: 0 every answer of every burst 200 with Mashup-Complete: true; 1 otherwise, or the run
             could not start; 2 bad command line.
             """;
 
-    private static final List<String> VALUED_OPTIONS = List.of("--concurrent", "--rounds", "--mode", "--max-threads",
-            "--partners", "--breaker", "--warm-partners", "--java", "--jvm-arg", "--mashup-jar", "--stub-jar");
 
     public static void main(String[] args) throws Exception {
-        Settings settings;
-        try {
-            settings = parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("cold-burst: " + e.getMessage() + "\n" + USAGE);
-            System.exit(2);
-            return;
-        }
-        if (settings == null) {
-            System.out.print(USAGE);
-            System.exit(0);
-            return;
-        }
+        Settings settings = parse(new CommandLine("cold-burst", USAGE, args));
         ColdBurstReport report;
         try {
             report = run(settings);
@@ -301,8 +289,8 @@ public final class ColdBurst {
         System.exit(report.passed() ? 0 : 1);
     }
 
-    /** The settings {@code args} ask for, or null for {@code --help}. */
-    static Settings parse(String[] args) {
+    /** The settings the command line asks for; a bad line exits 2 naming the option. */
+    static Settings parse(CommandLine line) {
         Settings d = Settings.defaults();
         int concurrent = d.concurrent();
         int rounds = d.rounds();
@@ -315,44 +303,37 @@ public final class ColdBurst {
         List<String> jvmArgs = new ArrayList<>();
         Path mashupJar = d.mashupJar();
         Path stubJar = d.stubJar();
-        for (int i = 0; i < args.length; i++) {
-            String option = args[i];
-            if (option.equals("--help")) {
-                return null;
-            }
-            if (!VALUED_OPTIONS.contains(option)) {
-                throw new IllegalArgumentException("unknown option " + option);
-            }
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException(option + " needs a value");
-            }
-            String value = args[++i];
-            try {
-                switch (option) {
-                    case "--concurrent" -> concurrent = Integer.parseInt(value);
-                    case "--rounds" -> rounds = Integer.parseInt(value);
-                    case "--mode" -> mode = value;
-                    case "--max-threads" -> maxThreads = Integer.parseInt(value);
-                    case "--partners" -> h2c = choice(option, value, "http1", "h2c");
-                    case "--breaker" -> breaker = !choice(option, value, "on", "off");
-                    case "--warm-partners" -> partnerWarmup = Integer.parseInt(value);
-                    case "--java" -> java = value;
-                    case "--jvm-arg" -> jvmArgs.add(value);
-                    case "--mashup-jar" -> mashupJar = Path.of(value);
-                    default -> stubJar = Path.of(value);
-                }
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(option + ": \"" + value + "\" is not a number");
+        while (line.next()) {
+            switch (line.option()) {
+                case "--concurrent" -> concurrent = line.intValue();
+                case "--rounds" -> rounds = line.intValue();
+                case "--mode" -> mode = line.value();
+                case "--max-threads" -> maxThreads = line.intValue();
+                case "--partners" -> h2c = choice(line, "http1", "h2c");
+                case "--breaker" -> breaker = !choice(line, "on", "off");
+                case "--warm-partners" -> partnerWarmup = line.intValue();
+                case "--java" -> java = line.value();
+                case "--jvm-arg" -> jvmArgs.add(line.value());
+                case "--mashup-jar" -> mashupJar = line.path();
+                case "--stub-jar" -> stubJar = line.path();
+                default -> line.unknown();
             }
         }
-        return new Settings(concurrent, rounds, mode, maxThreads, h2c, breaker, partnerWarmup, java, jvmArgs, mashupJar, stubJar);
+        try {
+            return new Settings(concurrent, rounds, mode, maxThreads, h2c, breaker, partnerWarmup, java, jvmArgs,
+                    mashupJar, stubJar);
+        } catch (IllegalArgumentException e) {
+            throw line.fail(e.getMessage());
+        }
     }
 
     /** False for {@code first}, true for {@code second}; anything else names the option and both choices. */
-    private static boolean choice(String option, String value, String first, String second) {
+    private static boolean choice(CommandLine line, String first, String second) {
+        String option = line.option();
+        String value = line.value();
         if (value.equals(first) || value.equals(second)) {
             return value.equals(second);
         }
-        throw new IllegalArgumentException(option + ": \"" + value + "\" (accepted: " + first + ", " + second + ")");
+        throw line.fail(option, "\"" + value + "\" (accepted: " + first + ", " + second + ")");
     }
 }

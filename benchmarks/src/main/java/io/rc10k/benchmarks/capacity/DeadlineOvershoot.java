@@ -4,6 +4,7 @@ import io.rc10k.broker.BrokerClient;
 import io.rc10k.broker.FanOutResult;
 import io.rc10k.broker.Outcome;
 import io.rc10k.broker.Partner;
+import io.rc10k.harness.CommandLine;
 import io.rc10k.stubs.PartnerStubs;
 import io.rc10k.stubs.StubOptions;
 import java.time.Duration;
@@ -17,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * 200 ms and 5 s under a 1 s deadline — repeated, over HTTP/1.1 and h2c, against in-process stubs.
  *
  * <pre>
- * java -cp benchmarks/target/benchmarks.jar io.rc10k.benchmarks.capacity.DeadlineOvershoot [repeats]
+ * java -cp benchmarks/target/benchmarks.jar io.rc10k.benchmarks.capacity.DeadlineOvershoot [--repeats N | N]
  * </pre>
  */
 public final class DeadlineOvershoot {
@@ -25,7 +26,27 @@ public final class DeadlineOvershoot {
     }
 
     public static void main(String[] args) throws Exception {
-        int repeats = args.length > 0 ? Integer.parseInt(args[0]) : 20;
+        int repeats = 20;
+        CommandLine line = new CommandLine("deadline-overshoot", "[--repeats N | N] (fan-outs per partner, 20) "
+                + "--help --version", args);
+        while (line.next()) {
+            switch (line.option()) {
+                case "--repeats" -> repeats = line.intValue();
+                default -> {
+                    if (line.option().startsWith("-")) {
+                        line.unknown();
+                    }
+                    try {
+                        repeats = Integer.parseInt(line.option());
+                    } catch (NumberFormatException e) {
+                        throw line.fail(line.option(), "not a number of repeats");
+                    }
+                }
+            }
+        }
+        if (repeats < 1) {
+            throw line.fail("--repeats", repeats + " (accepted: at least 1)");
+        }
         try (PartnerStubs stubs = PartnerStubs.start(StubOptions.builder().h2c(true).build())) {
             BrokerClient broker = BrokerClient.builder()
                     .partner(Partner.builder("h1", stubs.uri().toString()).build())

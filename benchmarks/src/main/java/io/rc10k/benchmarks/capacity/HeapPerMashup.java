@@ -1,6 +1,8 @@
 package io.rc10k.benchmarks.capacity;
 
-import io.rc10k.benchmarks.process.ServerProcess;
+import io.rc10k.harness.CommandLine;
+import io.rc10k.harness.Prometheus;
+import io.rc10k.harness.ServerProcess;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
@@ -13,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -358,14 +359,7 @@ public final class HeapPerMashup {
         if (response.statusCode() != 200) {
             throw new IOException("GET " + metrics + ": status " + response.statusCode());
         }
-        Map<String, Double> values = new HashMap<>();
-        for (String line : response.body().split("\n")) {
-            int space = line.lastIndexOf(' ');
-            if (!line.startsWith("#") && space > 0) {
-                values.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
-            }
-        }
-        return values;
+        return Prometheus.parse(System.currentTimeMillis(), response.body()).series();
     }
 
     private static String jcmd(Settings settings, long pid, String command) throws IOException, InterruptedException {
@@ -429,7 +423,7 @@ public final class HeapPerMashup {
     }
 
     private static final String USAGE = """
-            Usage: java -cp benchmarks/target/benchmarks.jar io.rc10k.benchmarks.capacity.HeapPerMashup [options]
+            [options]   (run as java -cp benchmarks/target/benchmarks.jar io.rc10k.benchmarks.capacity.HeapPerMashup)
               --inflight N      concurrent inbound requests, one connection each (default 10000)
               --calls C         h2c partner calls per mashup, 1 to 64 (default 6)
               --delay-ms MS     partner delay (default 5000)
@@ -442,13 +436,12 @@ public final class HeapPerMashup {
               --mashup-jar PATH (default mashup-server/target/mashup-server.jar)
               --stub-jar PATH   (default partner-stubs/target/partner-stubs.jar)
               --help            print this and exit
+              --version         print the version and exit
             Needs an open-file limit above N + a few hundred (ulimit -n) in this JVM and the server.
             Exit status: 0 measured with all N in flight and every answer 200 with Mashup-Complete: true;
             1 otherwise; 2 bad command line.
             """;
 
-    private static final List<String> VALUED_OPTIONS = List.of("--inflight", "--calls", "--delay-ms", "--deadline-ms",
-            "--mode", "--max-threads", "--warmup", "--java", "--jvm-arg", "--mashup-jar", "--stub-jar");
 
     public static void main(String[] args) throws Exception {
         Settings d = Settings.defaults();
@@ -463,46 +456,30 @@ public final class HeapPerMashup {
         List<String> jvmArgs = new ArrayList<>();
         Path mashupJar = d.mashupJar();
         Path stubJar = d.stubJar();
-        Settings settings;
-        String option = null;
-        try {
-            for (int i = 0; i < args.length; i++) {
-                option = args[i];
-                if (option.equals("--help")) {
-                    System.out.print(USAGE);
-                    System.exit(0);
-                }
-                if (!VALUED_OPTIONS.contains(option)) {
-                    throw new IllegalArgumentException("unknown option " + option);
-                }
-                if (i + 1 >= args.length) {
-                    throw new IllegalArgumentException(option + " needs a value");
-                }
-                String value = args[++i];
-                switch (option) {
-                    case "--inflight" -> inflight = Integer.parseInt(value);
-                    case "--calls" -> calls = Integer.parseInt(value);
-                    case "--delay-ms" -> delay = Long.parseLong(value);
-                    case "--deadline-ms" -> deadline = Long.valueOf(value);
-                    case "--mode" -> mode = value;
-                    case "--max-threads" -> maxThreads = Integer.parseInt(value);
-                    case "--warmup" -> warmup = Integer.parseInt(value);
-                    case "--java" -> java = value;
-                    case "--jvm-arg" -> jvmArgs.add(value);
-                    case "--mashup-jar" -> mashupJar = Path.of(value);
-                    default -> stubJar = Path.of(value);
-                }
+        CommandLine line = new CommandLine("heap-per-mashup", USAGE, args);
+        while (line.next()) {
+            switch (line.option()) {
+                case "--inflight" -> inflight = line.intValue();
+                case "--calls" -> calls = line.intValue();
+                case "--delay-ms" -> delay = line.longValue();
+                case "--deadline-ms" -> deadline = line.longValue();
+                case "--mode" -> mode = line.value();
+                case "--max-threads" -> maxThreads = line.intValue();
+                case "--warmup" -> warmup = line.intValue();
+                case "--java" -> java = line.value();
+                case "--jvm-arg" -> jvmArgs.add(line.value());
+                case "--mashup-jar" -> mashupJar = line.path();
+                case "--stub-jar" -> stubJar = line.path();
+                default -> line.unknown();
             }
+        }
+        Settings settings;
+        try {
             // Without --deadline-ms the deadline keeps the default's 5 s of slack over whatever delay was asked for.
-            settings = new Settings(inflight, calls, delay, deadline != null ? deadline : delay + 5_000, mode, maxThreads, warmup, java, jvmArgs, mashupJar, stubJar);
-        } catch (NumberFormatException e) {
-            System.err.println("heap-per-mashup: " + option + ": not a number (" + e.getMessage() + ")\n" + USAGE);
-            System.exit(2);
-            return;
+            settings = new Settings(inflight, calls, delay, deadline != null ? deadline : delay + 5_000, mode,
+                    maxThreads, warmup, java, jvmArgs, mashupJar, stubJar);
         } catch (IllegalArgumentException e) {
-            System.err.println("heap-per-mashup: " + e.getMessage() + "\n" + USAGE);
-            System.exit(2);
-            return;
+            throw line.fail(e.getMessage());
         }
         Report report = run(settings);
         System.out.println();

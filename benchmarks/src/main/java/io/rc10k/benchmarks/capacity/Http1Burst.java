@@ -1,6 +1,6 @@
 package io.rc10k.benchmarks.capacity;
 
-import io.rc10k.benchmarks.process.Http1Heads;
+import io.rc10k.harness.Http1Heads;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;

@@ -1,6 +1,6 @@
 package io.rc10k.benchmarks.capacity;
 
-import io.rc10k.benchmarks.process.Options;
+import io.rc10k.harness.CommandLine;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.file.Path;
@@ -244,29 +244,21 @@ public final class StubCapacity {
         Path jar = StubProcess.DEFAULT_JAR;
         List<String> stubArgs = new ArrayList<>();
         String usage = "--h2c --requests N --max-connections N --delay MS --budget MS --max-live-threads N --rounds N "
-                + "--stub-jar PATH --stub-arg ARG --help";
-        try {
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "--h2c" -> h2c = true;
-                    case "--requests" -> requests = Integer.parseInt(Options.value(args, ++i));
-                    case "--max-connections" -> maxConnections = Integer.parseInt(Options.value(args, ++i));
-                    case "--delay" -> delay = Long.parseLong(Options.value(args, ++i));
-                    case "--budget" -> budget = Long.parseLong(Options.value(args, ++i));
-                    case "--max-live-threads" -> maxThreads = Integer.parseInt(Options.value(args, ++i));
-                    case "--stub-jar" -> jar = Path.of(Options.value(args, ++i));
-                    case "--rounds" -> rounds = Integer.parseInt(Options.value(args, ++i));
-                    case "--stub-arg" -> stubArgs.add(Options.value(args, ++i));
-                    case "--help" -> {
-                        System.out.println("usage: stub-capacity " + usage);
-                        System.exit(0);
-                    }
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
-                }
+                + "--stub-jar PATH --stub-arg ARG --help --version";
+        CommandLine line = new CommandLine("stub-capacity", usage, args);
+        while (line.next()) {
+            switch (line.option()) {
+                case "--h2c" -> h2c = true;
+                case "--requests" -> requests = line.intValue();
+                case "--max-connections" -> maxConnections = line.intValue();
+                case "--delay" -> delay = line.longValue();
+                case "--budget" -> budget = line.longValue();
+                case "--max-live-threads" -> maxThreads = line.intValue();
+                case "--stub-jar" -> jar = line.path();
+                case "--rounds" -> rounds = line.intValue();
+                case "--stub-arg" -> stubArgs.add(line.value());
+                default -> line.unknown();
             }
-        } catch (IllegalArgumentException e) {
-            System.err.println("stub-capacity: " + e.getMessage() + "; accepted: " + usage);
-            System.exit(2);
         }
         int connections = maxConnections != null ? maxConnections : h2c ? 200 : requests;
         Settings settings = new Settings(h2c, requests, connections, delay, budget, maxThreads, jar, stubArgs);

@@ -1,6 +1,6 @@
 package io.rc10k.benchmarks.capacity;
 
-import io.rc10k.benchmarks.process.ServerProcess;
+import io.rc10k.harness.ServerProcess;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;

@@ -1,15 +1,14 @@
 package io.rc10k.benchmarks.efficiency;
 
 import io.rc10k.benchmarks.capacity.StubProcess;
-import io.rc10k.benchmarks.process.Options;
-import io.rc10k.benchmarks.process.ServerProcess;
+import io.rc10k.harness.CommandLine;
+import io.rc10k.harness.ServerProcess;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -280,7 +279,7 @@ public final class Efficiency {
 
     private static final String USAGE = "--calls 1,6,16 --modes async,sync,virtual --connections N --warmup MS "
             + "--measure MS --mashup-jar PATH --stub-jar PATH --benchmarks-jar PATH --java PATH --jvm-arg ARG (repeatable) "
-            + "--hello-blocking --h2c-partners --help";
+            + "--hello-blocking --h2c-partners --help --version";
 
     public static void main(String[] args) throws Exception {
         Settings d = Settings.defaults();
@@ -296,35 +295,30 @@ public final class Efficiency {
         List<String> jvmArgs = new ArrayList<>();
         boolean helloBlocking = false;
         boolean h2cPartners = false;
+        CommandLine line = new CommandLine("efficiency", USAGE, args);
+        while (line.next()) {
+            switch (line.option()) {
+                case "--calls" -> calls = line.intList();
+                case "--modes" -> modes = line.list();
+                case "--connections" -> connections = line.intValue();
+                case "--warmup" -> warmup = line.longValue();
+                case "--measure" -> measure = line.longValue();
+                case "--mashup-jar" -> mashupJar = line.path();
+                case "--stub-jar" -> stubJar = line.path();
+                case "--benchmarks-jar" -> benchmarksJar = line.path();
+                case "--java" -> java = line.value();
+                case "--jvm-arg" -> jvmArgs.add(line.value());
+                case "--hello-blocking" -> helloBlocking = true;
+                case "--h2c-partners" -> h2cPartners = true;
+                default -> line.unknown();
+            }
+        }
         Settings settings;
         try {
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "--calls" -> calls = Arrays.stream(Options.value(args, ++i).split(",")).map(Integer::valueOf).toList();
-                    case "--modes" -> modes = List.of(Options.value(args, ++i).split(","));
-                    case "--connections" -> connections = Integer.parseInt(Options.value(args, ++i));
-                    case "--warmup" -> warmup = Long.parseLong(Options.value(args, ++i));
-                    case "--measure" -> measure = Long.parseLong(Options.value(args, ++i));
-                    case "--mashup-jar" -> mashupJar = Path.of(Options.value(args, ++i));
-                    case "--stub-jar" -> stubJar = Path.of(Options.value(args, ++i));
-                    case "--benchmarks-jar" -> benchmarksJar = Path.of(Options.value(args, ++i));
-                    case "--java" -> java = Options.value(args, ++i);
-                    case "--jvm-arg" -> jvmArgs.add(Options.value(args, ++i));
-                    case "--hello-blocking" -> helloBlocking = true;
-                    case "--h2c-partners" -> h2cPartners = true;
-                    case "--help" -> {
-                        System.out.println("usage: efficiency " + USAGE);
-                        System.exit(0);
-                    }
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
-                }
-            }
             settings = new Settings(calls, modes, connections, warmup, measure, mashupJar, stubJar, benchmarksJar,
                     java, jvmArgs, helloBlocking, h2cPartners);
-        } catch (RuntimeException e) {
-            System.err.println("efficiency: " + e.getMessage() + "; accepted: " + USAGE);
-            System.exit(2);
-            return;
+        } catch (IllegalArgumentException e) {
+            throw line.fail(e.getMessage());
         }
         Report report = run(settings);
         System.out.println();

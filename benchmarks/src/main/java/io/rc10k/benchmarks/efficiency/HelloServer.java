@@ -1,5 +1,6 @@
 package io.rc10k.benchmarks.efficiency;
 
+import io.rc10k.harness.CommandLine;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.eclipse.jetty.http.HttpHeader;
@@ -77,16 +78,14 @@ public final class HelloServer {
         String host = "127.0.0.1";
         int port = 8080;
         boolean blocking = false;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--host" -> host = args[++i];
-                case "--port" -> port = Integer.parseInt(args[++i]);
+        CommandLine line = new CommandLine("hello", "--host HOST (127.0.0.1) --port N (8080) --blocking --help --version",
+                args);
+        while (line.next()) {
+            switch (line.option()) {
+                case "--host" -> host = line.value();
+                case "--port" -> port = line.intValue();
                 case "--blocking" -> blocking = true;
-                default -> {
-                    System.err.println("hello: unknown option " + args[i]
-                            + " (accepted: --host HOST --port N --blocking)");
-                    System.exit(2);
-                }
+                default -> line.unknown();
             }
         }
         Server server = createServer(host, port, blocking);

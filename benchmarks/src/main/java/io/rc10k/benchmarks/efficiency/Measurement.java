@@ -1,7 +1,7 @@
 package io.rc10k.benchmarks.efficiency;
 
 import io.rc10k.benchmarks.capacity.StubProcess;
-import io.rc10k.benchmarks.process.ServerProcess;
+import io.rc10k.harness.ServerProcess;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Locale;

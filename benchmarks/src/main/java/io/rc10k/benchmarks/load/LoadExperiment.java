@@ -1,6 +1,7 @@
 package io.rc10k.benchmarks.load;
 
 import io.rc10k.benchmarks.capacity.StubProcess;
+import io.rc10k.harness.CommandLine;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.file.Files;
@@ -16,8 +17,8 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.HdrHistogram.Recorder;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -94,41 +95,22 @@ public final class LoadExperiment {
     private LoadExperiment() {
     }
 
-    /** The value after an option; a missing one exits 2 naming the option. */
-    private static String option(String[] args, int i, String usage) {
-        if (i >= args.length) {
-            System.err.println("load-experiment: " + args[i - 1] + " needs a value; accepted: " + usage);
-            System.exit(2);
-        }
-        return args[i];
-    }
-
     public static void main(String[] args) throws Exception {
-        String usage = "[overload|soak] --max-inflight N --phase-seconds N --factors 2,10 --minutes M --help";
-        if (args.length > 0 && args[0].equals("--help")) {
-            System.out.println("usage: load-experiment " + usage);
-            System.exit(0);
-        }
-        String mode = args.length > 0 ? args[0] : "overload";
-        if (!mode.equals("overload") && !mode.equals("soak")) {
-            System.err.println("load-experiment: \"" + mode + "\" is not an experiment; accepted: " + usage);
-            System.exit(2);
-        }
+        String usage = "[overload|soak] --max-inflight N --phase-seconds N --factors 2,10 --minutes M --help --version";
+        String mode = "overload";
         int maxInFlight = 100;
         int phaseSeconds = 20;
         double minutes = 30;
         List<Double> factors = List.of(2.0, 10.0);
-        for (int i = 1; i < args.length; i++) {
-            switch (args[i]) {
-                case "--max-inflight" -> maxInFlight = Integer.parseInt(option(args, ++i, usage));
-                case "--phase-seconds" -> phaseSeconds = Integer.parseInt(option(args, ++i, usage));
-                case "--minutes" -> minutes = Double.parseDouble(option(args, ++i, usage));
-                case "--factors" -> factors = java.util.Arrays.stream(option(args, ++i, usage).split(","))
-                        .map(Double::valueOf).toList();
-                default -> {
-                    System.err.println("load-experiment: unknown option " + args[i] + "; accepted: " + usage);
-                    System.exit(2);
-                }
+        CommandLine line = new CommandLine("load-experiment", usage, args);
+        while (line.next()) {
+            switch (line.option()) {
+                case "overload", "soak" -> mode = line.option();
+                case "--max-inflight" -> maxInFlight = line.intValue();
+                case "--phase-seconds" -> phaseSeconds = line.intValue();
+                case "--minutes" -> minutes = line.doubleValue();
+                case "--factors" -> factors = line.doubleList();
+                default -> line.unknown("overload, soak");
             }
         }
         System.out.println("machine: " + Runtime.getRuntime().availableProcessors() + " cores, "

@@ -4,7 +4,8 @@ import io.rc10k.benchmarks.capacity.StubProcess;
 import io.rc10k.benchmarks.efficiency.Efficiency;
 import io.rc10k.benchmarks.efficiency.Efficiency.Window;
 import io.rc10k.benchmarks.efficiency.Measurement;
-import io.rc10k.benchmarks.process.ServerProcess;
+import io.rc10k.harness.CommandLine;
+import io.rc10k.harness.ServerProcess;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -238,42 +239,33 @@ public final class Peers {
         String java = e.java();
         List<String> jvmArgs = new ArrayList<>();
         Path baselineJar = null;
-        String usage = "peers --calls C (6) --rounds R (3) --connections N (64) --warmup MS (15000; later rounds "
+        String usage = "--calls C (6) --rounds R (3) --connections N (64) --warmup MS (15000; later rounds "
                 + "at most " + LATER_WARMUP_MILLIS + ") --measure MS (10000) --mashup-jar PATH --stub-jar PATH "
                 + "--benchmarks-jar PATH --java PATH (the servers' JVM; default: this one) --jvm-arg ARG (repeatable) "
-                + "--baseline-jar PATH (another mashup-server.jar, measured beside it as \"baseline async\")";
-        Settings settings;
-        String option = "";
-        try {
-            for (int i = 0; i < args.length; i++) {
-                option = args[i];
-                switch (option) {
-                    case "--calls" -> calls = Integer.parseInt(args[++i]);
-                    case "--rounds" -> rounds = Integer.parseInt(args[++i]);
-                    case "--connections" -> connections = Integer.parseInt(args[++i]);
-                    case "--warmup" -> warmup = Long.parseLong(args[++i]);
-                    case "--measure" -> measure = Long.parseLong(args[++i]);
-                    case "--mashup-jar" -> mashupJar = Path.of(args[++i]);
-                    case "--stub-jar" -> stubJar = Path.of(args[++i]);
-                    case "--benchmarks-jar" -> benchmarksJar = Path.of(args[++i]);
-                    case "--java" -> java = args[++i];
-                    case "--jvm-arg" -> jvmArgs.add(args[++i]);
-                    case "--baseline-jar" -> baselineJar = Path.of(args[++i]);
-                    case "--help" -> {
-                        System.out.println("usage: " + usage);
-                        System.exit(0);
-                    }
-                    default -> throw new IllegalArgumentException("unknown option");
-                }
+                + "--baseline-jar PATH (another mashup-server.jar, measured beside it as \"baseline async\") --help --version";
+        CommandLine line = new CommandLine("peers", usage, args);
+        while (line.next()) {
+            switch (line.option()) {
+                case "--calls" -> calls = line.intValue();
+                case "--rounds" -> rounds = line.intValue();
+                case "--connections" -> connections = line.intValue();
+                case "--warmup" -> warmup = line.longValue();
+                case "--measure" -> measure = line.longValue();
+                case "--mashup-jar" -> mashupJar = line.path();
+                case "--stub-jar" -> stubJar = line.path();
+                case "--benchmarks-jar" -> benchmarksJar = line.path();
+                case "--java" -> java = line.value();
+                case "--jvm-arg" -> jvmArgs.add(line.value());
+                case "--baseline-jar" -> baselineJar = line.path();
+                default -> line.unknown();
             }
-            option = "";
+        }
+        Settings settings;
+        try {
             settings = new Settings(new Efficiency.Settings(List.of(calls), List.of("async"), connections, warmup,
                     measure, mashupJar, stubJar, benchmarksJar, java, jvmArgs, false, false), rounds, baselineJar);
-        } catch (RuntimeException ex) {
-            String message = ex instanceof ArrayIndexOutOfBoundsException ? "missing value" : ex.getMessage();
-            System.err.println("peers: " + (option.isEmpty() ? "" : option + ": ") + message + "; usage: " + usage);
-            System.exit(2);
-            return;
+        } catch (IllegalArgumentException ex) {
+            throw line.fail(ex.getMessage());
         }
         Report report = run(settings);
         System.out.println("machine: " + report.machine());

@@ -1,4 +1,4 @@
-package io.rc10k.experiments;
+package io.rc10k.harness;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package io.rc10k.benchmarks.process;
+package io.rc10k.harness;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * A server JVM of its own — partner stubs, the mashup server, the hello-world — started from a
  * command line, ready once it prints its address, and measured from outside through
  * {@code /proc/<pid>/stat}, so that what the experiment's own process does never counts as the
- * server's. The one launcher of every experiment in this module.
+ * server's. The one launcher of every experiment: benchmarks and jmeter-plans.
  */
 public final class ServerProcess implements AutoCloseable {
     /**

@@ -1,4 +1,4 @@
-package io.rc10k.experiments;
+package io.rc10k.harness;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -7,9 +7,9 @@ import java.util.Map;
  * One scrape of the mashup server's {@code /metrics} (Prometheus text), taken at {@code epochMillis}.
  * Series are keyed as printed: {@code name} or {@code name{label="value",...}}.
  */
-record Prometheus(long epochMillis, Map<String, Double> series) {
+public record Prometheus(long epochMillis, Map<String, Double> series) {
 
-    static Prometheus parse(long epochMillis, String text) {
+    public static Prometheus parse(long epochMillis, String text) {
         Map<String, Double> series = new HashMap<>();
         for (String line : text.split("\n")) {
             if (line.isEmpty() || line.startsWith("#")) {
@@ -28,12 +28,12 @@ record Prometheus(long epochMillis, Map<String, Double> series) {
     }
 
     /** The value of one series, or 0 when the server has not printed it (yet). */
-    double get(String key) {
+    public double get(String key) {
         return series.getOrDefault(key, 0.0);
     }
 
     /** The sum over every series of metric {@code name} whose labels contain {@code labelFilter} ("" for all). */
-    double sum(String name, String labelFilter) {
+    public double sum(String name, String labelFilter) {
         double sum = 0;
         for (Map.Entry<String, Double> e : series.entrySet()) {
             String key = e.getKey();

@@ -1,4 +1,4 @@
-package io.rc10k.benchmarks.process;
+package io.rc10k.harness;
 
 /** The little HTTP/1.1 parsing the minimal load generators need: what a response head declares. */
 public final class Http1Heads {
