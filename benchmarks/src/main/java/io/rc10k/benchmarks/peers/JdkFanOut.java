@@ -1,26 +1,18 @@
 package io.rc10k.benchmarks.peers;
 
-import java.io.ByteArrayOutputStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * The fan-out written plainly on the JDK's {@link HttpClient}, a peer for the mashup server: a
@@ -76,61 +68,32 @@ public final class JdkFanOut extends Handler.Abstract.NonBlocking {
                 }
             }
             if (failure != null) {
-                response.setStatus(502);
-                response.getHeaders().put("Mashup-Complete", "false");
-                response.write(true, null, callback);
+                CorePeer.failed(response, callback);
                 return;
             }
-            ByteArrayOutputStream json = new ByteArrayOutputStream(512 * calls);
-            json.writeBytes(ascii("{\"mashup\":\"c" + calls + "\",\"complete\":true,\"elapsedMillis\":"
-                    + (System.nanoTime() - start) / 1_000_000 + ",\"parts\":{"));
+            byte[][] bodies = new byte[calls][];
+            long[] elapsed = new long[calls];
             for (int i = 0; i < calls; i++) {
-                Part part = parts[i].join();
-                json.writeBytes(ascii((i == 0 ? "\"p" : ",\"p") + (i + 1) + "\":{\"status\":200,\"elapsedMillis\":"
-                        + part.elapsedNanos / 1_000_000 + ",\"body\":"));
-                json.writeBytes(part.response.body());
-                json.writeBytes(ascii("}"));
+                bodies[i] = parts[i].join().response.body();
+                elapsed[i] = parts[i].join().elapsedNanos;
             }
-            json.writeBytes(ascii("}}"));
-            response.setStatus(200);
-            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-            response.getHeaders().put("Mashup-Complete", "true");
-            response.getHeaders().put(HttpHeader.CONTENT_LENGTH, json.size());
-            response.write(true, ByteBuffer.wrap(json.toByteArray()), callback);
+            CorePeer.complete(response, callback, start, bodies, elapsed);
         });
         return true;
     }
 
-    private static byte[] ascii(String s) {
-        return s.getBytes(StandardCharsets.US_ASCII);
-    }
 
     /** One call's answer and when it came, counted from the inbound request. */
     private record Part(HttpResponse<byte[]> response, long elapsedNanos) {
     }
 
     public static Server createServer(PeerOptions options) {
-        QueuedThreadPool pool = new QueuedThreadPool(200, 8);
-        pool.setName("jdk-peer");
-        Server server = new Server(pool);
-        HttpConfiguration http = new HttpConfiguration();
-        http.setSendServerVersion(false);
-        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
-        connector.setHost("127.0.0.1");
-        connector.setPort(options.port());
-        connector.setAcceptQueueSize(4096);
-        connector.setIdleTimeout(30_000);
-        server.addConnector(connector);
+        Server server = CorePeer.server("jdk-peer", options);
         server.setHandler(new JdkFanOut(options));
         return server;
     }
 
     public static void main(String[] args) throws Exception {
-        Server server = createServer(PeerOptions.parse("jdk-peer", args));
-        server.setStopAtShutdown(true);
-        server.start();
-        System.out.println("jdk-peer ready on http://127.0.0.1:"
-                + ((ServerConnector) server.getConnectors()[0]).getLocalPort());
-        server.join();
+        CorePeer.run("jdk-peer", createServer(PeerOptions.parse("jdk-peer", args)));
     }
 }

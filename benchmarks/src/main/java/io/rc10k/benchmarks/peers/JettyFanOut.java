@@ -1,22 +1,15 @@
 package io.rc10k.benchmarks.peers;
 
-import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.client.BufferingResponseListener;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
-import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -78,33 +71,17 @@ public final class JettyFanOut extends Handler.Abstract.NonBlocking {
     }
 
     private void answer(Part[] parts, long start, Response response, Callback callback) {
-        for (Part part : parts) {
-            if (part.status != 200) {
-                response.setStatus(502);
-                response.getHeaders().put("Mashup-Complete", "false");
-                response.write(true, null, callback);
+        byte[][] bodies = new byte[calls][];
+        long[] elapsed = new long[calls];
+        for (int i = 0; i < calls; i++) {
+            if (parts[i].status != 200) {
+                CorePeer.failed(response, callback);
                 return;
             }
+            bodies[i] = parts[i].body;
+            elapsed[i] = parts[i].elapsedNanos;
         }
-        ByteArrayOutputStream json = new ByteArrayOutputStream(512 * calls);
-        json.writeBytes(ascii("{\"mashup\":\"c" + calls + "\",\"complete\":true,\"elapsedMillis\":"
-                + (System.nanoTime() - start) / 1_000_000 + ",\"parts\":{"));
-        for (int i = 0; i < calls; i++) {
-            json.writeBytes(ascii((i == 0 ? "\"p" : ",\"p") + (i + 1) + "\":{\"status\":200,\"elapsedMillis\":"
-                    + parts[i].elapsedNanos / 1_000_000 + ",\"body\":"));
-            json.writeBytes(parts[i].body);
-            json.writeBytes(ascii("}"));
-        }
-        json.writeBytes(ascii("}}"));
-        response.setStatus(200);
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-        response.getHeaders().put("Mashup-Complete", "true");
-        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, json.size());
-        response.write(true, ByteBuffer.wrap(json.toByteArray()), callback);
-    }
-
-    private static byte[] ascii(String s) {
-        return s.getBytes(StandardCharsets.US_ASCII);
+        CorePeer.complete(response, callback, start, bodies, elapsed);
     }
 
     /** One call's status (0: failed), body, and when it came, counted from the inbound request. */
@@ -112,41 +89,26 @@ public final class JettyFanOut extends Handler.Abstract.NonBlocking {
     }
 
     public static Server createServer(PeerOptions options) throws Exception {
-        QueuedThreadPool pool = new QueuedThreadPool(200, 8);
-        pool.setName("jetty-peer");
-        Server server = new Server(pool);
+        Server server = CorePeer.server("jetty-peer", options);
         ClientConnector connector = new ClientConnector();
-        connector.setExecutor(pool);
+        connector.setExecutor(server.getThreadPool());
         connector.setScheduler(server.getScheduler());
         HttpClientTransportOverHTTP transport = new HttpClientTransportOverHTTP(connector);
         if (Boolean.getBoolean("jetty-peer.nonBlocking")) {
             transport.setInvocationType(Invocable.InvocationType.NON_BLOCKING);
         }
         HttpClient client = new HttpClient(transport);
-        client.setExecutor(pool);
+        client.setExecutor(server.getThreadPool());
         client.setScheduler(server.getScheduler());
         client.setMaxConnectionsPerDestination(PARTNER_CONNECTIONS);
         client.setMaxRequestsQueuedPerDestination(4096);
         client.setFollowRedirects(false);
         server.addBean(client);
-        HttpConfiguration http = new HttpConfiguration();
-        http.setSendServerVersion(false);
-        ServerConnector serverConnector = new ServerConnector(server, new HttpConnectionFactory(http));
-        serverConnector.setHost("127.0.0.1");
-        serverConnector.setPort(options.port());
-        serverConnector.setAcceptQueueSize(4096);
-        serverConnector.setIdleTimeout(30_000);
-        server.addConnector(serverConnector);
         server.setHandler(new JettyFanOut(client, options));
         return server;
     }
 
     public static void main(String[] args) throws Exception {
-        Server server = createServer(PeerOptions.parse("jetty-peer", args));
-        server.setStopAtShutdown(true);
-        server.start();
-        System.out.println("jetty-peer ready on http://127.0.0.1:"
-                + ((ServerConnector) server.getConnectors()[0]).getLocalPort());
-        server.join();
+        CorePeer.run("jetty-peer", createServer(PeerOptions.parse("jetty-peer", args)));
     }
 }
