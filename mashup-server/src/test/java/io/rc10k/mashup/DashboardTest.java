@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.client.ContentResponse;
-import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -47,7 +46,7 @@ class DashboardTest {
     }
 
     private static URI admin(TestServer server) {
-        return URI.create("http://127.0.0.1:" + ((ServerConnector) server.server.getConnectors()[1]).getLocalPort());
+        return server.admin();
     }
 
     private static ContentResponse get(TestServer server, URI uri) throws Exception {
@@ -101,6 +100,7 @@ class DashboardTest {
             assertEquals(400, server.get("/mashup/travel").getStatus());
             assertEquals(404, server.get("/mashup/none").getStatus());
             assertEquals(200, server.get("/mashup/echo?q=x").getStatus());
+            server.metricsOnceAnswered();
 
             ContentResponse response = get(server, admin(server).resolve("/dashboard/data"));
             assertEquals(200, response.getStatus());

@@ -119,9 +119,17 @@ class JettyHomeDistributionIT {
         JsonNode health = JSON.readTree(get(context + "/health").getContent());
         assertEquals(mode, health.get("mode").asText());
         assertEquals(POOL, health.get("executor").asText(), "the broker runs on the container's pool");
-        String metrics = get(context + "/metrics").getContentAsString();
-        assertTrue(metrics.contains("jetty_threads_busy"), "the container's pool is measured");
-        assertTrue(metrics.contains("mashup_requests_total{mashup=\"travel\",outcome=\"complete\"}"), metrics);
+        // The server counts a request just after writing its answer: wait for the count, not for the clock.
+        String[] metrics = {""};
+        Await.until(() -> {
+            try {
+                metrics[0] = get(context + "/metrics").getContentAsString();
+            } catch (Exception e) {
+                throw new IllegalStateException("could not read /metrics", e);
+            }
+            return metrics[0].contains("mashup_requests_total{mashup=\"travel\",outcome=\"complete\"} 1.0");
+        }, () -> metrics[0]);
+        assertTrue(metrics[0].contains("jetty_threads_busy"), "the container's pool is measured");
     }
 
     @ParameterizedTest

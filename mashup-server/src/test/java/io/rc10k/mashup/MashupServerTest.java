@@ -251,7 +251,7 @@ class MashupServerTest {
         try (TestServer server = TestServer.start(mode, definitions)) {
             server.get("/mashup/travel?city=Rome");
             server.get("/mashup/partial");
-            String metrics = server.get("/metrics").getContentAsString();
+            String metrics = server.metricsOnceAnswered();
             for (String name : List.of("jvm_threads_live_threads", "jvm_threads_peak_threads", "jetty_threads_busy",
                     "jetty_threads_current", "mashup_inbound_inflight", "mashup_outbound_inflight",
                     "mashup_outbound_connections{", "mashup_requests_total{mashup=\"travel\",outcome=\"complete\"}",

@@ -90,7 +90,7 @@ class RequiredPartsTest {
             // connection while it handles its request, so it sees the close only when it writes, 60 s on; and
             // it counts a reset h2c stream as a request ended. The broker's counters above are the witness.)
             Await.until(() -> broker.exchangesInFlight() == 0, () -> broker.exchangesInFlight() + " exchanges in flight");
-            String metrics = server.client.GET(server.uri.resolve("/metrics")).getContentAsString();
+            String metrics = server.metricsOnceAnswered();
             assertTrue(metrics.contains("mashup_requests_total{mashup=\"failing\",outcome=\"failed\"} 1.0"), metrics);
         }
     }

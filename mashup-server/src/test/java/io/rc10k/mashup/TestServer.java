@@ -90,6 +90,30 @@ final class TestServer implements AutoCloseable {
         return client.newRequest(uri.resolve(pathAndQuery)).timeout(30, java.util.concurrent.TimeUnit.SECONDS).send();
     }
 
+    /** The admin port's base URI: /metrics, /health and /dashboard are always served there. */
+    URI admin() {
+        return URI.create("http://127.0.0.1:" + ((ServerConnector) server.getConnectors()[1]).getLocalPort());
+    }
+
+    /**
+     * The /metrics text once every admitted request has been counted. The server counts a request just
+     * after writing its answer, so a client may read the answer first; the in-flight gauge falls to 0
+     * after the counts.
+     */
+    String metricsOnceAnswered() throws InterruptedException {
+        String[] text = {""};
+        Await.until(() -> {
+            try {
+                text[0] = client.newRequest(admin().resolve("/metrics"))
+                        .timeout(30, java.util.concurrent.TimeUnit.SECONDS).send().getContentAsString();
+            } catch (Exception e) {
+                throw new IllegalStateException("could not read /metrics", e);
+            }
+            return text[0].contains("\nmashup_inbound_inflight 0.0\n");
+        }, () -> "requests still in flight:\n" + text[0]);
+        return text[0];
+    }
+
     @Override
     public void close() {
         try {

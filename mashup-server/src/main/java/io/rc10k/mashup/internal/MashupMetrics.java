@@ -105,12 +105,16 @@ public final class MashupMetrics {
         inboundInFlight.incrementAndGet();
     }
 
-    /** Counts one answered mashup request; {@code outcome} is complete, partial, failed, timeout, bad_request… */
+    /**
+     * Counts one answered mashup request; {@code outcome} is complete, partial, failed, timeout, bad_request…
+     * Called once the answer is written, so a client may read its answer before it is counted.
+     */
     public void requestEnded(String mashup, String outcome, long elapsedNanos) {
-        inboundInFlight.decrementAndGet();
         MashupMeters meters = mashup(mashup);
         meters.outcome(outcome).increment();
         meters.request.record(elapsedNanos, TimeUnit.NANOSECONDS);
+        // Last: whoever sees the in-flight gauge at 0 sees every ended request counted.
+        inboundInFlight.decrementAndGet();
     }
 
     /** Counts a request that was not admitted or not routed (never in flight). */
