@@ -1,9 +1,12 @@
 package io.rc10k.broker;
 
+import io.rc10k.broker.internal.Http1Wire;
+import io.rc10k.broker.internal.JettyWire;
 import io.rc10k.broker.internal.PartnerPools;
 import io.rc10k.broker.internal.PartnerState;
 import io.rc10k.broker.internal.RealExchange;
 import io.rc10k.broker.internal.ResponseCache;
+import io.rc10k.broker.internal.Wire;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -23,6 +26,7 @@ import org.eclipse.jetty.client.transport.HttpClientConnectionFactory;
 import org.eclipse.jetty.client.transport.HttpClientTransportDynamic;
 import org.eclipse.jetty.http.HttpCookieStore;
 import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.http2.client.transport.ClientConnectionFactoryOverHTTP2;
 import org.eclipse.jetty.io.ArrayByteBufferPool;
@@ -65,6 +69,7 @@ public final class BrokerClient extends ContainerLifeCycle {
     private final Scheduler injectedScheduler;
     private final ByteBufferPool injectedBuffers;
     private final int selectors;
+    private final int loops;
     private final AtomicLong inFlight = new AtomicLong();
     private final Set<RealExchange> live = ConcurrentHashMap.newKeySet();
     private final RealExchange.ExchangeCounter counter = new RealExchange.ExchangeCounter() {
@@ -97,6 +102,11 @@ public final class BrokerClient extends ContainerLifeCycle {
     private static final java.util.regex.Pattern TOKEN = java.util.regex.Pattern.compile("[A-Za-z]{1,20}");
     private HttpClient http;
     private Scheduler scheduler;
+    private Executor executor;
+    /** HTTP/1.1 partners' calls. */
+    private Http1Wire http1;
+    /** h2c partners' calls, over Jetty's client. */
+    private Wire h2c;
 
     private BrokerClient(Builder b) {
         this.partners = Map.copyOf(b.partners);
@@ -105,6 +115,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         this.injectedScheduler = b.scheduler;
         this.injectedBuffers = b.byteBufferPool;
         this.selectors = b.selectors;
+        this.loops = b.selectors > 0 ? b.selectors : Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
     }
 
     public static Builder builder() {
@@ -131,7 +142,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         connector.setExecutor(executor);
         connector.setScheduler(scheduler);
         connector.setByteBufferPool(buffers);
-        connector.setSelectors(selectors);
+        connector.setSelectors(Math.max(1, selectors));
         connector.setConnectTimeout(shortestConnectTimeout());
         HTTP2Client h2 = new HTTP2Client(connector);
         HttpClientTransportDynamic transport = new HttpClientTransportDynamic(connector,
@@ -151,6 +162,10 @@ public final class BrokerClient extends ContainerLifeCycle {
         // Never keep cookies: a Set-Cookie one caller's call receives must not ride on another caller's calls.
         http.setHttpCookieStore(new HttpCookieStore.Empty());
         addBean(http, true);
+        http1 = new Http1Wire(partners.values(), executor, loops);
+        addBean(http1, true);
+        h2c = new JettyWire(http, HttpVersion.HTTP_2);
+        this.executor = executor;
         super.doStart();
         if (injectedExecutor == null) {
             LOG.info("broker client runs on a pool of its own ({}); pass an executor to share one", executor);
@@ -173,6 +188,9 @@ public final class BrokerClient extends ContainerLifeCycle {
         super.doStop();
         if (http != null) {
             removeBean(http);
+        }
+        if (http1 != null) {
+            removeBean(http1);
         }
         for (Object bean : List.copyOf(getBeans())) {
             if (bean instanceof QueuedThreadPool || bean instanceof ScheduledExecutorScheduler) {
@@ -239,8 +257,10 @@ public final class BrokerClient extends ContainerLifeCycle {
             throw new IllegalArgumentException("method " + upper + " cannot be cached (accepted: GET, HEAD)");
         }
         ResponseCache.Key key = options.caching() == null ? null : ResponseCache.key(upper, uri, headers);
-        return new RealExchange(http, state, upper, uri, headers == null ? null : fields -> fields.add(headers),
-                listener, counter, options.hedging(), options.caching(), key);
+        Wire wire = state.partner().protocol() == Partner.Protocol.H2C ? h2c : http1;
+        return new RealExchange(wire, scheduler, executor, state, upper, uri,
+                headers == null ? null : fields -> fields.add(headers), listener, counter, options.hedging(),
+                options.caching(), key);
     }
 
     /**
@@ -332,7 +352,12 @@ public final class BrokerClient extends ContainerLifeCycle {
         int open = 0;
         int active = 0;
         int idle = 0;
-        if (http != null) {
+        if (http1 != null && state.partner().protocol() == Partner.Protocol.HTTP_1_1) {
+            int[] counts = http1.connections(partnerName);
+            open = counts[0];
+            active = counts[1];
+            idle = counts[2];
+        } else if (http != null) {
             for (Destination destination : http.getDestinations()) {
                 if (partnerName.equals(destination.getOrigin().getTag())) {
                     ConnectionPool pool = destination.getConnectionPool();
@@ -363,7 +388,8 @@ public final class BrokerClient extends ContainerLifeCycle {
         private Executor executor;
         private Scheduler scheduler;
         private ByteBufferPool byteBufferPool;
-        private int selectors = 1;
+        /** 0: the defaults (one Jetty selector; one HTTP/1.1 loop per core, at most 8). */
+        private int selectors;
 
         private Builder() {
         }
@@ -397,7 +423,11 @@ public final class BrokerClient extends ContainerLifeCycle {
             return this;
         }
 
-        /** Selector threads taken from the executor (default 1; each holds thousands of connections). */
+        /**
+         * Selector threads taken from the executor, each holding thousands of connections: this many
+         * HTTP/1.1 loops and as many Jetty selectors for h2c (default: one loop per core, at most 8, and one
+         * Jetty selector).
+         */
         public Builder selectors(int selectors) {
             if (selectors < 1) {
                 throw new IllegalArgumentException("selectors: " + selectors + " < 1");

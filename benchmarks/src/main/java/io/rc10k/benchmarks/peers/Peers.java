@@ -42,6 +42,7 @@ public final class Peers {
     private static final Pattern VERTX_READY = Pattern.compile("vertx-peer ready on (http://\\S+)");
     private static final Pattern JDK_READY = Pattern.compile("jdk-peer ready on (http://\\S+)");
     private static final Pattern JETTY_READY = Pattern.compile("jetty-peer ready on (http://\\S+)");
+    private static final Pattern LOOP_READY = Pattern.compile("loop-peer ready on (http://\\S+)");
     private static final Pattern JAVA_VERSION = Pattern.compile("version \"(\\d+)");
     /** After the first round the JIT is done; a short warm-up only refills connection pools and caches. */
     private static final long LATER_WARMUP_MILLIS = 4_000;
@@ -165,6 +166,8 @@ public final class Peers {
             nonBlocking.add(1, "-Djetty-peer.nonBlocking=true");
             servers.put("jetty-peer non-blocking", ServerProcess.start("jetty-peer non-blocking", nonBlocking,
                     JETTY_READY));
+            servers.put("loop-peer", ServerProcess.start("loop-peer", peerCommand(s, LoopFanOut.class, partner, c),
+                    LOOP_READY));
             for (String mode : modes) {
                 servers.put("mashup-server " + mode, Efficiency.startMashup(s, definitions, mode));
             }

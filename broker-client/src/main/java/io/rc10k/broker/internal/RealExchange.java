@@ -20,24 +20,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
-import org.eclipse.jetty.client.Connection;
-import org.eclipse.jetty.client.HttpClient;
-import org.eclipse.jetty.client.Request;
-import org.eclipse.jetty.client.Response;
-import org.eclipse.jetty.client.Result;
+import java.util.concurrent.Executor;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.util.thread.Scheduler;
 import org.eclipse.jetty.util.thread.SerializedInvoker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Drives one exchange over Jetty's client: admission, attempts and retries, the Table 1 events, the
- * body bound, and exactly one completion.
+ * Drives one exchange over a {@link Wire} (the broker's HTTP/1.1 loops, or Jetty's client for h2c):
+ * admission, attempts and retries, the Table 1 events, the body bound, and exactly one completion.
  *
- * <p>Threading: Jetty reports request events (sent) and response events (headers, body) on
+ * <p>Threading: a wire reports request events (sent) and response events (headers, body) on
  * different paths, possibly on two threads at once. Every listener call therefore goes through a
  * {@link SerializedInvoker}: calls never overlap, each runs on the thread that offered it or on the
  * thread already delivering (never blocking either), and nothing is delivered after
@@ -55,7 +50,9 @@ public final class RealExchange implements Exchange {
     private static final Logger LOG = LoggerFactory.getLogger(RealExchange.class);
     private static final Set<String> IDEMPOTENT = Set.of("GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE");
 
-    private final HttpClient http;
+    private final Wire wire;
+    private final Scheduler scheduler;
+    private final Executor executor;
     private final PartnerState state;
     private final Partner partner;
     private final String method;
@@ -108,24 +105,22 @@ public final class RealExchange implements Exchange {
         void ended(RealExchange exchange);
     }
 
-    public RealExchange(HttpClient http, PartnerState state, String method, URI uri,
-            Consumer<HttpFields.Mutable> headers, ExchangeListener listener, ExchangeCounter counter) {
-        this(http, state, method, uri, headers, listener, counter, null, null, null);
-    }
 
     /**
      * @param hedging  null, or how the exchange is hedged
      * @param caching  null, or how long its answer may be served from the partner's cache
      * @param cacheKey the key of its answer in that cache (with {@code caching})
      */
-    public RealExchange(HttpClient http, PartnerState state, String method, URI uri,
+    public RealExchange(Wire wire, Scheduler scheduler, Executor executor, PartnerState state, String method, URI uri,
             Consumer<HttpFields.Mutable> headers, ExchangeListener listener, ExchangeCounter counter,
             Hedging hedging, Caching caching, ResponseCache.Key cacheKey) {
+        this.wire = wire;
+        this.scheduler = scheduler;
+        this.executor = executor;
         this.caching = caching;
         this.cacheKey = cacheKey;
         this.hedging = hedging;
         this.hedged = hedging == null ? null : new Hedged();
-        this.http = http;
         this.state = state;
         this.partner = state.partner();
         this.method = method;
@@ -213,16 +208,8 @@ public final class RealExchange implements Exchange {
     }
 
     private void launch(long remaining, boolean hedge) {
-        Request request = http.newRequest(uri)
-                .method(method)
-                .tag(partner.name())
-                .version(partner.protocol() == Partner.Protocol.H2C ? HttpVersion.HTTP_2 : HttpVersion.HTTP_1_1)
-                .timeout(Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining)), TimeUnit.MILLISECONDS);
-        if (headers != null) {
-            request.headers(headers);
-        }
-        Attempt attempt = new Attempt(request, hedge);
-        request.listener(attempt);
+        Attempt attempt = new Attempt(hedge);
+        attempt.call = wire.newCall(partner.name(), method, uri, headers, remaining, attempt);
         if (hedged != null) {
             hedged.live.add(attempt);
         } else {
@@ -231,13 +218,13 @@ public final class RealExchange implements Exchange {
         // An expire/cancel that came between the flag check and now must still abort this attempt.
         Outcome.Kind late = abortKind.get();
         if (late != null) {
-            request.abort(abortCause(late));
+            attempt.call.abort(abortCause(late));
         }
-        request.send(attempt);
+        attempt.call.start();
     }
 
     private void scheduleHedge() {
-        hedged.timer = http.getScheduler().schedule(() -> http.getExecutor().execute(this::hedge),
+        hedged.timer = scheduler.schedule(() -> executor.execute(this::hedge),
                 hedging.after().toNanos(), TimeUnit.NANOSECONDS);
     }
 
@@ -284,12 +271,12 @@ public final class RealExchange implements Exchange {
         if (hedged == null) {
             Attempt attempt = current;
             if (attempt != null) {
-                attempt.request.abort(abortCause(kind));
+                attempt.call.abort(abortCause(kind));
             }
             return;
         }
         for (Attempt attempt : hedged.live) {
-            attempt.request.abort(abortCause(kind));
+            attempt.call.abort(abortCause(kind));
         }
     }
 
@@ -362,7 +349,7 @@ public final class RealExchange implements Exchange {
     }
 
     private boolean mayRetry(Outcome.Kind kind) {
-        if (attempts > partner.retries() || abortKind.get() != null || !http.isRunning()
+        if (attempts > partner.retries() || abortKind.get() != null || !wire.isRunning()
                 || deadlineNanos - System.nanoTime() <= 0) {
             return false;
         }
@@ -404,32 +391,33 @@ public final class RealExchange implements Exchange {
         return "Exchange{" + partner.name() + " " + method + " " + uri + (isDone() ? " done" : "") + "}";
     }
 
-    /** One attempt's Jetty listener: request and response events, the body bound, the verdict. */
-    private final class Attempt implements Request.Listener, Response.Listener {
-        private final Request request;
+    /** One attempt: its wire events, the body bound, the verdict. */
+    private final class Attempt implements Wire.Events {
         /** A hedge: admitted by the partner on its own, released when it ends. */
         private final boolean hedge;
+        /** Set before the call starts; its own events may abort it. */
+        private Wire.Call call;
         /** Aborted because another attempt answered first. */
         private volatile boolean superseded;
-        private volatile Connection connection;
+        /** A connection carried the request: a failure now is a reset, no longer a failed connect. */
+        private volatile boolean begun;
         /** Touched only inside {@link #events} tasks. */
         private boolean waitingReported;
         private byte[] body = new byte[0];
         private int length;
 
-        Attempt(Request request, boolean hedge) {
-            this.request = request;
+        Attempt(boolean hedge) {
             this.hedge = hedge;
         }
 
         @Override
-        public void onBegin(Request request) {
-            connection = request.getConnection();
+        public void onBegin() {
+            begun = true;
             RealExchange.this.notify(l -> l.onConnectionEstablished(RealExchange.this));
         }
 
         @Override
-        public void onSuccess(Request request) {
+        public void onSent() {
             events.run(this::reportWaiting);
         }
 
@@ -442,30 +430,29 @@ public final class RealExchange implements Exchange {
         }
 
         @Override
-        public void onHeaders(Response response) {
-            if (hedging != null && !answer(response)) {
+        public void onHeaders(int status, HttpFields fields) {
+            if (hedging != null && !answer()) {
                 return;
             }
-            int status = response.getStatus();
             events.run(() -> {
                 reportWaiting();
                 call(l -> l.onHeadersCompleted(RealExchange.this, status));
             });
-            long declared = response.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH);
+            long declared = fields.getLongField(HttpHeader.CONTENT_LENGTH);
             // HEAD, 204 and 304 declare a length but carry no body: nothing to refuse.
             boolean bodyFollows = !"HEAD".equals(method) && status != 204 && status != 304;
             if (bodyFollows && declared > partner.maxResponseBytes()) {
-                response.abort(tooLarge(declared));
+                call.abort(tooLarge(declared));
             } else if (bodyFollows && declared > 0) {
                 body = new byte[(int) declared];
             }
         }
 
         @Override
-        public void onContent(Response response, ByteBuffer content) {
+        public void onContent(ByteBuffer content) {
             int n = content.remaining();
             if ((long) length + n > partner.maxResponseBytes()) {
-                response.abort(tooLarge((long) length + n));
+                call.abort(tooLarge((long) length + n));
                 return;
             }
             if (length + n > body.length) {
@@ -477,17 +464,17 @@ public final class RealExchange implements Exchange {
         }
 
         /** Hedged: the first attempt with a response answers, and aborts the others; false for a later one. */
-        private boolean answer(Response response) {
+        private boolean answer() {
             if (!hedged.answering.compareAndSet(null, this) && hedged.answering.get() != this) {
                 superseded = true;
-                response.abort(new Failures.CancelledException("another attempt answered first"));
+                call.abort(new Failures.CancelledException("another attempt answered first"));
                 return false;
             }
             hedged.cancelTimer();
             for (Attempt other : hedged.live) {
                 if (other != this) {
                     other.superseded = true;
-                    other.request.abort(new Failures.CancelledException("another attempt answered first"));
+                    other.call.abort(new Failures.CancelledException("another attempt answered first"));
                 }
             }
             return true;
@@ -499,7 +486,7 @@ public final class RealExchange implements Exchange {
         }
 
         @Override
-        public void onComplete(Result result) {
+        public void onComplete(int status, HttpFields fields, Throwable failure, boolean kept) {
             if (hedged != null) {
                 hedged.live.remove(this);
             }
@@ -510,26 +497,19 @@ public final class RealExchange implements Exchange {
             if (superseded || completed.get()) {
                 return;
             }
-            Connection used = connection;
-            if (result.isSucceeded()) {
-                Response response = result.getResponse();
+            if (failure == null) {
                 byte[] whole = length == body.length ? body : Arrays.copyOf(body, length);
                 RealExchange.this.notify(l -> l.onBodyCompleted(RealExchange.this, length));
-                // With Jetty's default (non-strict) event ordering, the connection was already released
-                // to the pool or closed before this callback: open now means pooled and reusable.
-                if (used != null && !used.isClosed()) {
+                if (kept) {
                     RealExchange.this.notify(l -> l.onConnectionIdle(RealExchange.this));
                 }
                 if (caching != null) {
-                    cacheTtlNanos = ResponseCache.ttlUnder(response.getHeaders().get(HttpHeader.CACHE_CONTROL),
-                            caching.ttl().toNanos());
+                    cacheTtlNanos = ResponseCache.ttlUnder(fields.get(HttpHeader.CACHE_CONTROL), caching.ttl().toNanos());
                 }
-                finish(Outcome.response(partner.name(), response.getStatus(),
-                        response.getHeaders().get(HttpHeader.CONTENT_TYPE), whole, elapsedNanos(),
-                        attempts + hedges()).withHedges(hedges(), hedge), true);
+                finish(Outcome.response(partner.name(), status, fields.get(HttpHeader.CONTENT_TYPE), whole,
+                        elapsedNanos(), attempts + hedges()).withHedges(hedges(), hedge), true);
                 return;
             }
-            Throwable failure = result.getFailure();
             if (hedged != null) {
                 // A retry after a failed answer may answer in its turn.
                 hedged.answering.compareAndSet(this, null);
@@ -539,9 +519,8 @@ public final class RealExchange implements Exchange {
                 LOG.debug("{} {}: an attempt failed while another is out ({})", method, uri, failure.toString());
                 return;
             }
-            boolean connected = used != null;
             Outcome.Kind aborted = abortKind.get();
-            Outcome.Kind kind = aborted != null ? aborted : Failures.classify(failure, connected);
+            Outcome.Kind kind = aborted != null ? aborted : Failures.classify(failure, begun);
             if (kind == Outcome.Kind.CONNECT_FAILED) {
                 RealExchange.this.notify(l -> l.onConnectionFailed(RealExchange.this, failure));
             }
@@ -553,7 +532,6 @@ public final class RealExchange implements Exchange {
             if (kind == Outcome.Kind.TIMEOUT) {
                 RealExchange.this.notify(l -> l.onExpired(RealExchange.this));
             }
-            int status = result.getResponse() != null ? result.getResponse().getStatus() : 0;
             finish(Outcome.failure(partner.name(), kind, status, failure, elapsedNanos(), attempts + hedges())
                     .withHedges(hedges(), false), true);
         }

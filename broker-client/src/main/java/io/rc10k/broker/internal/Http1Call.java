@@ -1,0 +1,119 @@
+package io.rc10k.broker.internal;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
+
+/**
+ * One request and its response over an {@link Http1Wire}: inert until {@link #start()}, then waiting
+ * for a connection of its partner's {@link Http1Destination}, then on one. Completes exactly once,
+ * whichever of the response, a failure, its deadline or an abort comes first.
+ *
+ * <p>Threading: {@link #start()} and {@link #abort} from any thread; the response events and the
+ * completion on the loop of the connection that carries it (or on the aborting thread when no
+ * connection does yet).</p>
+ */
+final class Http1Call implements Wire.Call {
+    final Http1Destination destination;
+    final boolean head;
+    final Wire.Events events;
+    final long deadlineNanos;
+    private final String method;
+    private final URI uri;
+    private final Consumer<HttpFields.Mutable> headers;
+    private final AtomicBoolean done = new AtomicBoolean();
+    private final AtomicReference<Throwable> aborted = new AtomicReference<>();
+    /** The connection carrying it, once one does (set before the abort flag is read). */
+    volatile Http1Connection connection;
+
+    Http1Call(Http1Destination destination, String method, URI uri, Consumer<HttpFields.Mutable> headers,
+            long timeoutNanos, Wire.Events events) {
+        this.destination = destination;
+        this.method = method;
+        this.head = method.equals("HEAD");
+        this.uri = uri;
+        this.headers = headers;
+        this.deadlineNanos = System.nanoTime() + timeoutNanos;
+        this.events = events;
+    }
+
+    @Override
+    public void start() {
+        Throwable early = aborted.get();
+        if (early != null) {
+            complete(0, null, early, false);
+            return;
+        }
+        destination.dispatch(this);
+    }
+
+    @Override
+    public void abort(Throwable cause) {
+        if (done.get() || !aborted.compareAndSet(null, cause)) {
+            return;
+        }
+        Http1Connection on = connection;
+        if (on != null) {
+            on.abort(this, cause);
+        } else if (destination.unqueue(this)) {
+            complete(0, null, cause, false);
+        }
+        // Otherwise it is between queue and connection: whoever gives it one reads the flag and ends it.
+    }
+
+    /** Why it was aborted, or null. */
+    Throwable aborted() {
+        return aborted.get();
+    }
+
+    boolean isDone() {
+        return done.get();
+    }
+
+    /** Ends the call once; false when it had already ended. */
+    boolean complete(int status, HttpFields headers, Throwable failure, boolean kept) {
+        if (!done.compareAndSet(false, true)) {
+            return false;
+        }
+        events.onComplete(status, headers, failure, kept);
+        return true;
+    }
+
+    /** The request head: request line, Host, the caller's fields sanitized as Jetty's generator does. */
+    byte[] requestHead() {
+        StringBuilder head = new StringBuilder(128).append(method).append(' ').append(uri.getRawPath());
+        if (uri.getRawQuery() != null) {
+            head.append('?').append(uri.getRawQuery());
+        }
+        head.append(" HTTP/1.1\r\nHost: ").append(uri.getRawAuthority()).append("\r\n");
+        if (headers != null) {
+            HttpFields.Mutable fields = HttpFields.build();
+            headers.accept(fields);
+            for (HttpField field : fields) {
+                append(head, field.getName(), true);
+                head.append(": ");
+                append(head, field.getValue() == null ? "" : field.getValue(), false);
+                head.append("\r\n");
+            }
+        }
+        return head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /** Control characters (and a colon in a name) become '?' in names and ' ' in values: no header injection. */
+    private static void append(StringBuilder head, String text, boolean name) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            boolean bad = (c < 0x20 && c != '\t') || c == 0x7f || c > 0xff || (name && (c == ':' || c <= ' '));
+            head.append(bad ? (name ? '?' : ' ') : c);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Http1Call{" + method + " " + uri + (done.get() ? " done" : "") + "}";
+    }
+}

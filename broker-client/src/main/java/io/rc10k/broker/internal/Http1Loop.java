@@ -1,0 +1,128 @@
+package io.rc10k.broker.internal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Selector;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One selector of an {@link Http1Wire} and the connections registered on it, run as one long task on
+ * the shared executor (as Jetty's own selectors are). Every {@value #TICK_MILLIS} ms it checks its
+ * connections' connect, call and idle deadlines, so no exchange needs a timer of its own.
+ *
+ * <p>Threading: {@link #execute} and {@link #run(Runnable)} from any thread; everything else on the loop's
+ * thread. Tasks and callbacks run on it must not block: it reads every connection it holds.</p>
+ */
+final class Http1Loop implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(Http1Loop.class);
+    static final long TICK_MILLIS = 50;
+
+    final Selector selector;
+    /** Where responses are read and parsed: the parser keeps what it needs, so one buffer serves every connection. */
+    final ByteBuffer buffer = ByteBuffer.allocateDirect(64 * 1024);
+    private final Http1Wire wire;
+    private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private final Set<Http1Connection> connections = new HashSet<>();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile Thread thread;
+    private volatile boolean running = true;
+    private long lastTick = System.nanoTime();
+
+    Http1Loop(Http1Wire wire) throws IOException {
+        this.wire = wire;
+        this.selector = Selector.open();
+    }
+
+    /** Runs {@code task} on the loop: at once when called on it, else soon. */
+    void run(Runnable task) {
+        if (Thread.currentThread() == thread) {
+            task.run();
+        } else {
+            execute(task);
+        }
+    }
+
+    /** Queues {@code task} for the loop's thread. */
+    void execute(Runnable task) {
+        tasks.add(task);
+        if (Thread.currentThread() != thread) {
+            selector.wakeup();
+        }
+    }
+
+    void adopt(Http1Connection connection) {
+        connections.add(connection);
+    }
+
+    void forget(Http1Connection connection) {
+        connections.remove(connection);
+    }
+
+    @Override
+    public void run() {
+        thread = Thread.currentThread();
+        try {
+            while (running) {
+                selector.select(key -> ((Http1Connection) key.attachment()).ready(key), TICK_MILLIS);
+                for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {
+                    runSafely(task);
+                }
+                long now = System.nanoTime();
+                if (now - lastTick >= TimeUnit.MILLISECONDS.toNanos(TICK_MILLIS)) {
+                    lastTick = now;
+                    tick(now);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.error("HTTP/1.1 loop failed; its connections are closed", e);
+        } finally {
+            for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {
+                runSafely(task);
+            }
+            for (Http1Connection connection : new ArrayList<>(connections)) {
+                connection.close();
+            }
+            try {
+                selector.close();
+            } catch (IOException e) {
+                LOG.debug("closing the selector", e);
+            }
+            thread = null;
+            stopped.countDown();
+        }
+    }
+
+    private void tick(long now) {
+        List<Http1Connection> all = new ArrayList<>(connections);
+        for (Http1Connection connection : all) {
+            connection.check(now, wire.idleTimeoutNanos());
+        }
+        wire.tick(this, now);
+    }
+
+    private static void runSafely(Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            LOG.warn("HTTP/1.1 loop task failed; ignored", e);
+        }
+    }
+
+    /** Stops the loop: its connections close, ending the calls on them; waits up to {@code millis}. */
+    void stop(long millis) throws InterruptedException {
+        running = false;
+        selector.wakeup();
+        if (!stopped.await(millis, TimeUnit.MILLISECONDS)) {
+            LOG.warn("HTTP/1.1 loop did not stop within {} ms", millis);
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package io.rc10k.broker.internal;
+
+import io.rc10k.broker.Partner;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.net.URI;
+import java.nio.channels.SocketChannel;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.util.component.AbstractLifeCycle;
+
+/**
+ * Calls to HTTP/1.1 partners on the broker's own event loops, built on Java NIO and Jetty's
+ * {@code HttpParser}: the reverse-C10K path, where each call should cost what a plain event-loop
+ * client's does. A connection stays registered for reading from its connect to its close, so an
+ * exchange costs one write and one read (no interest change, no thread hand-off); the request is
+ * written by the thread that starts the call, the response parsed and delivered on the loop that reads
+ * it; deadlines are checked by the loops every {@value Http1Loop#TICK_MILLIS} ms, not by a timer per call.
+ *
+ * <p>Threading: {@code loops} selector loops, each a long task on the executor (taken from the shared
+ * pool like Jetty's selectors). Response events and completions run on a loop thread: listeners must not
+ * block it. Per partner, at most {@code maxConnections} connections (see {@link Http1Destination}).</p>
+ */
+public final class Http1Wire extends AbstractLifeCycle implements Wire {
+    private static final long IDLE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
+
+    private final Executor executor;
+    private final Map<String, Http1Destination> destinations = new LinkedHashMap<>();
+    private final Http1Loop[] loops;
+    private final AtomicInteger next = new AtomicInteger();
+
+    public Http1Wire(Collection<Partner> partners, Executor executor, int loops) throws IOException {
+        this.executor = executor;
+        for (Partner partner : partners) {
+            if (partner.protocol() == Partner.Protocol.HTTP_1_1) {
+                destinations.put(partner.name(), new Http1Destination(this, partner));
+            }
+        }
+        this.loops = new Http1Loop[loops];
+        for (int i = 0; i < loops; i++) {
+            this.loops[i] = new Http1Loop(this);
+        }
+    }
+
+    @Override
+    protected void doStart() throws Exception {
+        for (Http1Loop loop : loops) {
+            executor.execute(loop);
+        }
+        super.doStart();
+    }
+
+    @Override
+    protected void doStop() throws Exception {
+        IOException stopping = new IOException("the broker client is stopping");
+        for (Http1Destination destination : destinations.values()) {
+            destination.failWaiting(stopping);
+        }
+        for (Http1Loop loop : loops) {
+            loop.stop(5_000);
+        }
+        super.doStop();
+    }
+
+    @Override
+    public Call newCall(String partner, String method, URI uri, Consumer<HttpFields.Mutable> headers,
+            long timeoutNanos, Events events) {
+        Http1Destination destination = destinations.get(partner);
+        if (destination == null) {
+            throw new IllegalArgumentException("partner \"" + partner + "\" is not an HTTP/1.1 partner of this wire");
+        }
+        return new Http1Call(destination, method, uri, headers, timeoutNanos, events);
+    }
+
+    /** Any thread: opens a connection for {@code first} on the next loop (the place is already counted). */
+    void connect(Http1Destination destination, Http1Call first) {
+        Http1Loop loop = loops[Math.floorMod(next.getAndIncrement(), loops.length)];
+        InetSocketAddress address = destination.address;
+        if (address.isUnresolved() && !isLiteral(address.getHostString())) {
+            // A name to look up: off the loop, which must never block.
+            executor.execute(() -> loop.execute(() -> open(loop, destination, first, resolve(address))));
+        } else {
+            loop.execute(() -> open(loop, destination, first, resolve(address)));
+        }
+    }
+
+    private static boolean isLiteral(String host) {
+        return host.indexOf(':') >= 0 || host.chars().allMatch(c -> c == '.' || (c >= '0' && c <= '9'));
+    }
+
+    private static InetSocketAddress resolve(InetSocketAddress address) {
+        return address.isUnresolved() ? new InetSocketAddress(address.getHostString(), address.getPort()) : address;
+    }
+
+    /** On the loop. */
+    private void open(Http1Loop loop, Http1Destination destination, Http1Call first, InetSocketAddress address) {
+        SocketChannel channel = null;
+        try {
+            channel = SocketChannel.open();
+            channel.configureBlocking(false);
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            Http1Connection connection = new Http1Connection(loop, destination, channel, first, address);
+            loop.adopt(connection);
+            connection.open(destination.partner.connectTimeout().toNanos());
+        } catch (IOException | RuntimeException e) {
+            if (channel != null) {
+                try {
+                    channel.close();
+                } catch (IOException ignored) {
+                    // failing anyway
+                }
+            }
+            destination.closed(null);
+            first.complete(0, null, e, false);
+        }
+    }
+
+    /** On a loop, every tick: the first loop also ends calls that waited for a connection past their deadline. */
+    void tick(Http1Loop loop, long now) {
+        if (loop == loops[0]) {
+            for (Http1Destination destination : destinations.values()) {
+                destination.expireWaiting(now);
+            }
+        }
+    }
+
+    long idleTimeoutNanos() {
+        return IDLE_TIMEOUT_NANOS;
+    }
+
+    /** Open, active and idle connections to {@code partner}; zeros for a partner this wire does not serve. */
+    public int[] connections(String partner) {
+        Http1Destination destination = destinations.get(partner);
+        if (destination == null) {
+            return new int[3];
+        }
+        int open = destination.open();
+        int idle = destination.idle();
+        return new int[] {open, Math.max(0, open - idle), idle};
+    }
+}

@@ -1,0 +1,101 @@
+package io.rc10k.broker.internal;
+
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.eclipse.jetty.client.Connection;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.client.Response;
+import org.eclipse.jetty.client.Result;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpVersion;
+
+/**
+ * Calls over Jetty's {@link HttpClient}: what h2c partners use. Each request carries the partner's
+ * name as its tag, so each partner is a destination (and a connection pool, see {@link PartnerPools}) of
+ * its own. Events come on Jetty's threads, as its listeners deliver them.
+ */
+public final class JettyWire implements Wire {
+    private final HttpClient http;
+    private final HttpVersion version;
+
+    public JettyWire(HttpClient http, HttpVersion version) {
+        this.http = http;
+        this.version = version;
+    }
+
+    @Override
+    public Call newCall(String partner, String method, URI uri, Consumer<HttpFields.Mutable> headers,
+            long timeoutNanos, Events events) {
+        Request request = http.newRequest(uri)
+                .method(method)
+                .tag(partner)
+                .version(version)
+                .timeout(Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNanos)), TimeUnit.MILLISECONDS);
+        if (headers != null) {
+            request.headers(headers);
+        }
+        return new JettyCall(request, events);
+    }
+
+    @Override
+    public boolean isRunning() {
+        return http.isRunning();
+    }
+
+    /** Jetty's request and response listeners, told as {@link Events}. */
+    private static final class JettyCall implements Call, Request.Listener, Response.Listener {
+        private final Request request;
+        private final Events events;
+        private volatile Connection connection;
+
+        JettyCall(Request request, Events events) {
+            this.request = request;
+            this.events = events;
+        }
+
+        @Override
+        public void start() {
+            request.listener(this).send(this);
+        }
+
+        @Override
+        public void abort(Throwable cause) {
+            request.abort(cause);
+        }
+
+        @Override
+        public void onBegin(Request request) {
+            connection = request.getConnection();
+            events.onBegin();
+        }
+
+        @Override
+        public void onSuccess(Request request) {
+            events.onSent();
+        }
+
+        @Override
+        public void onHeaders(Response response) {
+            events.onHeaders(response.getStatus(), response.getHeaders());
+        }
+
+        @Override
+        public void onContent(Response response, ByteBuffer content) {
+            events.onContent(content);
+        }
+
+        @Override
+        public void onComplete(Result result) {
+            Response response = result.getResponse();
+            Connection used = connection;
+            // With Jetty's default (non-strict) event ordering, the connection was already released to
+            // the pool or closed before this callback: open now means pooled and reusable.
+            events.onComplete(response == null ? 0 : response.getStatus(), response == null ? null
+                    : response.getHeaders(), result.getFailure(), result.isSucceeded() && used != null
+                    && !used.isClosed());
+        }
+    }
+}
