@@ -69,7 +69,6 @@ public final class BrokerClient extends ContainerLifeCycle {
     private final Scheduler injectedScheduler;
     private final ByteBufferPool injectedBuffers;
     private final int selectors;
-    private final int loops;
     private final AtomicLong inFlight = new AtomicLong();
     private final Set<RealExchange> live = ConcurrentHashMap.newKeySet();
     private final RealExchange.ExchangeCounter counter = new RealExchange.ExchangeCounter() {
@@ -115,7 +114,6 @@ public final class BrokerClient extends ContainerLifeCycle {
         this.injectedScheduler = b.scheduler;
         this.injectedBuffers = b.byteBufferPool;
         this.selectors = b.selectors;
-        this.loops = b.selectors > 0 ? b.selectors : Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
     }
 
     public static Builder builder() {
@@ -162,7 +160,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         // Never keep cookies: a Set-Cookie one caller's call receives must not ride on another caller's calls.
         http.setHttpCookieStore(new HttpCookieStore.Empty());
         addBean(http, true);
-        http1 = new Http1Wire(partners.values(), executor, loops);
+        http1 = new Http1Wire(partners.values(), executor, selectors > 0 ? selectors : Http1Wire.defaultLoops(executor));
         addBean(http1, true);
         h2c = new JettyWire(http, HttpVersion.HTTP_2);
         this.executor = executor;
@@ -425,8 +423,8 @@ public final class BrokerClient extends ContainerLifeCycle {
 
         /**
          * Selector threads taken from the executor, each holding thousands of connections: this many
-         * HTTP/1.1 loops and as many Jetty selectors for h2c (default: one loop per core, at most 8, and one
-         * Jetty selector).
+         * HTTP/1.1 loops and as many Jetty selectors for h2c (default: one Jetty selector, and one loop per
+         * core, at most 8 and at most one per 16 threads of the pool).
          */
         public Builder selectors(int selectors) {
             if (selectors < 1) {

@@ -16,6 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.util.component.AbstractLifeCycle;
+import org.eclipse.jetty.util.thread.ThreadPool;
+import org.eclipse.jetty.util.thread.ThreadPoolBudget;
 
 /**
  * Calls to HTTP/1.1 partners on the broker's own event loops, built on Java NIO and Jetty's
@@ -36,6 +38,19 @@ public final class Http1Wire extends AbstractLifeCycle implements Wire {
     private final Map<String, Http1Destination> destinations = new LinkedHashMap<>();
     private final Http1Loop[] loops;
     private final AtomicInteger next = new AtomicInteger();
+    private ThreadPoolBudget.Lease lease;
+
+    /**
+     * The loops a pool can spare, by Jetty's rule for selectors: one per core, and no more than one per
+     * 16 threads of a sized pool (so a pool of 8 keeps its threads for requests).
+     */
+    public static int defaultLoops(Executor executor) {
+        int cores = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
+        if (executor instanceof ThreadPool.SizedThreadPool sized) {
+            return Math.max(1, Math.min(cores, sized.getMaxThreads() / 16));
+        }
+        return cores;
+    }
 
     public Http1Wire(Collection<Partner> partners, Executor executor, int loops) throws IOException {
         this.executor = executor;
@@ -52,6 +67,8 @@ public final class Http1Wire extends AbstractLifeCycle implements Wire {
 
     @Override
     protected void doStart() throws Exception {
+        // Counted in the shared pool's budget, like Jetty's selectors: a pool too small fails to start, clearly.
+        lease = ThreadPoolBudget.leaseFrom(executor, this, loops.length);
         for (Http1Loop loop : loops) {
             executor.execute(loop);
         }
@@ -66,6 +83,9 @@ public final class Http1Wire extends AbstractLifeCycle implements Wire {
         }
         for (Http1Loop loop : loops) {
             loop.stop(5_000);
+        }
+        if (lease != null) {
+            lease.close();
         }
         super.doStop();
     }
