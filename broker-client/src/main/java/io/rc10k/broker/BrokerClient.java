@@ -371,6 +371,15 @@ public final class BrokerClient extends ContainerLifeCycle {
                 state.breakerState());
     }
 
+    /**
+     * Threads the client keeps from its executor for I/O while it runs: its HTTP/1.1 loops and Jetty's
+     * selector (for h2c). Known before start when the executor is injected.
+     */
+    public int ioThreads() {
+        int loops = selectors > 0 ? selectors : Http1Wire.defaultLoops(executor());
+        return Math.max(1, selectors) + loops;
+    }
+
     /** The executor everything runs on (the injected one, or the client's own). */
     public Executor executor() {
         return http == null ? injectedExecutor : http.getExecutor();

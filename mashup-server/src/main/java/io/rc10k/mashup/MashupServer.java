@@ -154,7 +154,7 @@ public final class MashupServer {
         Handler mashups = context;
         if (options.mode() == Mode.SYNC) {
             // Blocked servlets must leave the pool room to read their partners' answers: see BlockingRequestLimit.
-            int reserved = 1; // the broker's selector
+            int reserved = broker.ioThreads(); // the broker's loops and selector
             for (Connector c : server.getConnectors()) {
                 if (c instanceof ServerConnector sc) {
                     reserved += sc.getAcceptors() + sc.getSelectorManager().getSelectorCount();

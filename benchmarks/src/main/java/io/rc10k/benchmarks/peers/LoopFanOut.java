@@ -83,7 +83,11 @@ public final class LoopFanOut extends Handler.Abstract.NonBlocking {
         void done(int status, byte[] body);
     }
 
-    /** The client: loops, a pool of kept-alive connections to one partner, and the calls waiting for one. */
+    /**
+     * The client: loops, a pool of kept-alive connections to one partner, and the calls waiting for one.
+     * Kept to the fast path on purpose (no deadlines, no body bound, no retries): the yardstick of what
+     * such a loop costs, not a client to use.
+     */
     static final class Client {
         private final InetSocketAddress address;
         private final byte[] request;
@@ -107,6 +111,9 @@ public final class LoopFanOut extends Handler.Abstract.NonBlocking {
 
         void get(Done done) {
             Connection connection = idle.pollFirst();
+            while (connection != null && !connection.channel.isOpen()) {
+                connection = idle.pollFirst(); // closed by the partner while idle
+            }
             if (connection != null) {
                 connection.send(done);
                 return;
@@ -248,6 +255,7 @@ public final class LoopFanOut extends Handler.Abstract.NonBlocking {
             private void fail() {
                 Done done = current;
                 current = null;
+                idle.remove(this);
                 try {
                     channel.close();
                 } catch (IOException ignored) {

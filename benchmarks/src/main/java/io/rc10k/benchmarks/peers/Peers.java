@@ -22,7 +22,9 @@ import java.util.regex.Pattern;
 /**
  * The mashup server beside its peers, in one run: the same C-call fan-out written plainly on Vert.x 5
  * ({@link VertxFanOut}), on the JDK's {@code HttpClient} ({@link JdkFanOut}) and on Jetty's own client behind a
- * core handler ({@link JettyFanOut}: the mashup server's libraries without its layers), the mashup server in
+ * core handler ({@link JettyFanOut}: what the mashup server was built on before its own HTTP/1.1 loops), on a
+ * bare NIO loop behind the same handler ({@link LoopFanOut}: what such a loop costs without the mashup server's
+ * layers), the mashup server in
  * async mode (and virtual when the servers' JDK is 21 or newer), and the bare Jetty hello-world as the
  * floor — all against one partner-stubs process, each server a process of its own, measured in turn
  * and interleaved over rounds (round 1 every server, round 2 every server, …) because the machine is

@@ -109,7 +109,12 @@ final class Http1Connection implements HttpParser.ResponseHandler {
         // Closed after the call was on it: close() has ended the call, as a reset.
         Throwable aborted = next.aborted();
         if (aborted != null) {
-            abort(next, aborted);
+            // Aborted before anything was written: the connection is as clean as it was, keep it.
+            if (CALL.compareAndSet(this, next, null)) {
+                next.connection = null;
+                next.complete(0, null, aborted, false);
+                destination.release(this);
+            }
             return true;
         }
         write(next);
@@ -311,8 +316,16 @@ final class Http1Connection implements HttpParser.ResponseHandler {
     void check(long now, long idleTimeoutNanos) {
         Http1Call current = call;
         if (!connected) {
-            if (now - connectDeadlineNanos >= 0 && current != null) {
-                fail(current, new SocketTimeoutException("connect to " + destination.partner.name() + " timed out"));
+            if (current != null && now - current.deadlineNanos >= 0) {
+                fail(current, new TimeoutException(destination.partner.name() + " did not answer within the call's "
+                        + "timeout (still connecting)"));
+            } else if (now - connectDeadlineNanos >= 0) {
+                if (current == null) {
+                    close();
+                } else {
+                    fail(current, new SocketTimeoutException("connect to " + destination.partner.name()
+                            + " timed out"));
+                }
             }
             return;
         }

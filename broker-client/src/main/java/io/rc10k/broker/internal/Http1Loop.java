@@ -2,6 +2,7 @@ package io.rc10k.broker.internal;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -71,8 +72,12 @@ final class Http1Loop implements Runnable {
     public void run() {
         thread = Thread.currentThread();
         try {
-            while (running) {
-                selector.select(key -> ((Http1Connection) key.attachment()).ready(key), TICK_MILLIS);
+            while (running && !Thread.currentThread().isInterrupted()) {
+                if (tasks.isEmpty()) {
+                    selector.select(this::ready, TICK_MILLIS);
+                } else {
+                    selector.selectNow(this::ready); // tasks queued by the loop itself: run them without waiting
+                }
                 for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {
                     runSafely(task);
                 }
@@ -81,6 +86,9 @@ final class Http1Loop implements Runnable {
                     lastTick = now;
                     tick(now);
                 }
+            }
+            if (running) {
+                LOG.warn("HTTP/1.1 loop interrupted before its wire stopped; its connections are closed");
             }
         } catch (IOException | RuntimeException e) {
             LOG.error("HTTP/1.1 loop failed; its connections are closed", e);
@@ -99,6 +107,10 @@ final class Http1Loop implements Runnable {
             thread = null;
             stopped.countDown();
         }
+    }
+
+    private void ready(SelectionKey key) {
+        ((Http1Connection) key.attachment()).ready(key);
     }
 
     private void tick(long now) {
