@@ -43,6 +43,10 @@ class ChainingTest {
                         .call("second", "other", "/echo?city={first.body.id}")
                         .call("alone", "other", "/stub?id=alone")
                         .build())
+                .mashup(MashupDefinition.builder("stamped").deadline(Duration.ofSeconds(30))
+                        .call("first", "stub", "/stub?delay=200&id=one&stamp=true")
+                        .call("second", "other", "/stub?id={first.body.id}&stamp=true")
+                        .build())
                 .mashup(MashupDefinition.builder("broken").deadline(Duration.ofSeconds(30))
                         .call("first", "stub", "/stub?status=500")
                         .call("second", "other", "/echo?city={first.body.id}")
@@ -77,6 +81,22 @@ class ChainingTest {
             // so the mashup took at least both calls' times, one after the other.
             assertTrue(body.get("elapsedMillis").asLong() >= body.at("/parts/first/elapsedMillis").asLong()
                     + body.at("/parts/second/elapsedMillis").asLong(), body.toString());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void thePartnerReceivesAChainedCallOnlyAfterItAnsweredTheCallItDependsOn(Mode mode) throws Exception {
+        try (TestServer server = TestServer.start(mode, definitions)) {
+            JsonNode body = get(server, "/mashup/stamped", 200);
+            assertTrue(body.get("complete").asBoolean(), body.toString());
+            // The stub's own clock: it answered the first call delayMillis after receiving it, and received
+            // the second no earlier than that.
+            long firstReceived = body.at("/parts/first/body/receivedAtMicros").asLong();
+            long firstAnswered = firstReceived + 1_000 * body.at("/parts/first/body/delayMillis").asLong();
+            long secondReceived = body.at("/parts/second/body/receivedAtMicros").asLong();
+            assertTrue(firstReceived > 0 && secondReceived >= firstAnswered, body.toString());
+            assertEquals("one", body.at("/parts/second/body/id").asText(), body.toString());
         }
     }
 

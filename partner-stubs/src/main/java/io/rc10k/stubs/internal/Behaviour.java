@@ -21,9 +21,12 @@ import org.eclipse.jetty.util.Fields;
  * @param city       the city of a named partner, or null on {@code /stub}
  * @param chunked    send no {@code Content-Length} (HTTP/1.1: chunked transfer coding)
  * @param cookie     {@code NAME=VALUE} to send back in a {@code Set-Cookie}, or null
+ * @param stamp      put {@code receivedAtMicros} in the body: when the stub received the request, in
+ *                   microseconds of its own monotonic clock (comparable between requests to one stub)
  */
 public record Behaviour(Delay delay, Long seed, long bytes, int status, Fault fault, int dripBytes,
-        long dripMillis, String id, String city, boolean chunked, String cookie, long firstDelay, String cacheControl) {
+        long dripMillis, String id, String city, boolean chunked, String cookie, long firstDelay, String cacheControl,
+        boolean stamp) {
     private static final Pattern CACHE_CONTROL = Pattern.compile("[a-z-]+(=[0-9]{1,9})?(, ?[a-z-]+(=[0-9]{1,9})?){0,7}");
     private static final Pattern COOKIE = Pattern.compile("[A-Za-z0-9_-]{1,64}=[A-Za-z0-9_.-]{0,128}");
 
@@ -38,7 +41,7 @@ public record Behaviour(Delay delay, Long seed, long bytes, int status, Fault fa
 
     private static final List<String> COMMON = List.of("delay", "dist", "sigma", "seed", "status", "fault",
             "dripBytes", "dripMillis", "id", "chunked", "cookie", "firstDelay",
-            "cacheControl");
+            "cacheControl", "stamp");
 
     /** Parses the query of a {@code /stub} request ({@code city == false}) or of a named partner. */
     public static Behaviour parse(Fields query, boolean namedPartner) throws BadParameterException {
@@ -123,8 +126,13 @@ public record Behaviour(Delay delay, Long seed, long bytes, int status, Fault fa
             throw new BadParameterException("cacheControl", abbreviate(cacheControl), "directives such as no-store or "
                     + "max-age=30, comma-separated");
         }
+        String stampValue = single(query, "stamp", false);
+        if (stampValue != null && !stampValue.equals("true") && !stampValue.equals("false")) {
+            throw new BadParameterException("stamp", abbreviate(stampValue), "true or false");
+        }
         return new Behaviour(new Delay(dist, mean, sigma), seed, bytes, status, fault, dripBytes,
-                dripMillis, id, city, "true".equals(chunkedValue), cookie, firstDelay, cacheControl);
+                dripMillis, id, city, "true".equals(chunkedValue), cookie, firstDelay, cacheControl,
+                "true".equals(stampValue));
     }
 
     /**

@@ -24,6 +24,8 @@ public final class StubHandler extends Handler.Abstract.NonBlocking {
     static final String STATS = "/stats";
     static final String STATS_RESET = "/stats/reset";
     static final String ECHO = "/echo";
+    /** The origin of {@code receivedAtMicros}: one per stub process, so stamps compare across its requests. */
+    private static final long CLOCK_ORIGIN = System.nanoTime();
     private static final String PATHS = "[\"/stub\",\"/weather\",\"/hotels\",\"/flights\",\"/echo\",\"/stats\",\"/stats/reset\"]";
 
     private static final int MAX_SEEN_IDS = 100_000;
@@ -118,7 +120,8 @@ public final class StubHandler extends Handler.Abstract.NonBlocking {
 
     private static Body stubBody(Request request, Behaviour behaviour, long delay) {
         String head = "\"stub\":\"ok\",\"port\":" + Request.getLocalPort(request) + ",\"delayMillis\":" + delay
-                + (behaviour.id() == null ? "" : ",\"id\":" + Json.quote(behaviour.id()));
+                + (behaviour.id() == null ? "" : ",\"id\":" + Json.quote(behaviour.id()))
+                + (behaviour.stamp() ? ",\"receivedAtMicros\":" + (System.nanoTime() - CLOCK_ORIGIN) / 1_000 : "");
         return behaviour.bytes() < 0 ? Body.of("{" + head + "}") : Body.jsonOfSize(head, behaviour.bytes());
     }
 
