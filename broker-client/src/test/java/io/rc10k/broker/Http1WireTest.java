@@ -6,7 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.stubs.PartnerStubs;
 import io.rc10k.stubs.StubOptions;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.concurrent.CompletableFuture;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpFields;
@@ -116,5 +123,52 @@ class Http1WireTest {
                 broker.stop();
             }
         }
+    }
+
+    @Test
+    void anInterimResponseIsSkippedAndABodyWithoutLengthEndsWhereThePartnerCloses() throws Exception {
+        // A partner the stubs cannot play: it answers 100 first, then a body delimited by its close.
+        try (ServerSocket partner = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            CompletableFuture<String> seen = CompletableFuture.supplyAsync(() -> {
+                try (Socket socket = partner.accept()) {
+                    String head = readHead(socket.getInputStream());
+                    socket.getOutputStream().write(("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n"
+                            + "Content-Type: application/json\r\nConnection: close\r\n\r\n{\"a\":1}")
+                            .getBytes(StandardCharsets.US_ASCII));
+                    return head;
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            BrokerClient broker = BrokerClient.builder()
+                    .partner(Partner.builder("raw", "http://127.0.0.1:" + partner.getLocalPort()).retries(0).build())
+                    .build();
+            broker.start();
+            try {
+                Outcome outcome = await(broker.exchange("raw", "GET", "/x?y=1", null));
+                assertEquals(Outcome.Kind.OK, outcome.kind(), String.valueOf(outcome.failure()));
+                assertEquals(200, outcome.status());
+                assertEquals("{\"a\":1}", outcome.bodyAsString());
+                assertTrue(seen.get(30, TimeUnit.SECONDS).startsWith("GET /x?y=1 HTTP/1.1\r\nHost: 127.0.0.1:"),
+                        seen.get());
+                ExchangeTest.awaitCondition(() -> broker.stats("raw").connectionsOpen() == 0,
+                        "the connection the partner closed is still counted: " + broker.stats("raw"));
+            } finally {
+                broker.stop();
+            }
+        }
+    }
+
+    /** Reads a request head, up to its blank line. */
+    private static String readHead(InputStream in) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        while (!head.toString(StandardCharsets.US_ASCII).endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                break;
+            }
+            head.write(b);
+        }
+        return head.toString(StandardCharsets.US_ASCII);
     }
 }

@@ -54,6 +54,11 @@ final class Http1Loop implements Runnable {
 
     /** Queues {@code task} for the loop's thread. */
     void execute(Runnable task) {
+        if (stopped.getCount() == 0) {
+            // The loop has ended (stopped, or failed): nothing would run the task; its call fails here.
+            runSafely(task);
+            return;
+        }
         tasks.add(task);
         if (Thread.currentThread() != thread) {
             selector.wakeup();
@@ -106,6 +111,10 @@ final class Http1Loop implements Runnable {
             }
             thread = null;
             stopped.countDown();
+            // Tasks queued between the first drain and the count-down: run them now, failing their calls.
+            for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {
+                runSafely(task);
+            }
         }
     }
 
@@ -116,7 +125,11 @@ final class Http1Loop implements Runnable {
     private void tick(long now) {
         List<Http1Connection> all = new ArrayList<>(connections);
         for (Http1Connection connection : all) {
-            connection.check(now, wire.idleTimeoutNanos());
+            try {
+                connection.check(now, wire.idleTimeoutNanos());
+            } catch (RuntimeException e) {
+                LOG.warn("HTTP/1.1 loop: checking a connection's deadlines failed; ignored", e);
+            }
         }
         wire.tick(this, now);
     }

@@ -106,7 +106,10 @@ public final class Http1Wire extends AbstractLifeCycle implements Wire {
         InetSocketAddress address = destination.address;
         if (address.isUnresolved() && !isLiteral(address.getHostString())) {
             // A name to look up: off the loop, which must never block.
-            executor.execute(() -> loop.execute(() -> open(loop, destination, first, resolve(address))));
+            executor.execute(() -> {
+                InetSocketAddress resolved = resolve(address);
+                loop.execute(() -> open(loop, destination, first, resolved));
+            });
         } else {
             loop.execute(() -> open(loop, destination, first, resolve(address)));
         }
