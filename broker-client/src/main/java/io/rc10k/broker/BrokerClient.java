@@ -93,6 +93,19 @@ public final class BrokerClient extends ContainerLifeCycle {
      * {@code Upgrade}, {@code Proxy-*}, …) or the client's own ({@code Host}, {@code Content-Length}, …).
      * The one rule: the broker refuses such headers, and mashup definitions may not forward them.
      */
+    static void checkMethod(String method) {
+        if (method == null || !TOKEN.matcher(method).matches()) {
+            throw new IllegalArgumentException("method: \"" + method + "\" (accepted: GET, HEAD, POST, …)");
+        }
+    }
+
+    static void checkHeader(String name) {
+        if (name == null || isRefusedHeader(name)) {
+            throw new IllegalArgumentException("header \"" + name + "\" may not be set by a caller: it is hop-by-hop "
+                    + "or set by the client");
+        }
+    }
+
     public static boolean isRefusedHeader(String name) {
         String lower = name.toLowerCase(java.util.Locale.ROOT);
         return REFUSED_HEADERS.contains(lower) || lower.startsWith("proxy-");
@@ -199,19 +212,19 @@ public final class BrokerClient extends ContainerLifeCycle {
 
     /** Starts one exchange now. */
     public Exchange exchange(String partner, String method, String pathAndQuery, ExchangeListener listener) {
-        return newExchange(partner, method, pathAndQuery, null, listener).start();
+        return create(partner, method, pathAndQuery, null, listener, CallOptions.NONE).start();
     }
 
     /** Starts one exchange now, with extra request headers (the caller decides what to forward). */
     public Exchange exchange(String partner, String method, String pathAndQuery, HttpFields headers,
             ExchangeListener listener) {
-        return newExchange(partner, method, pathAndQuery, headers, listener).start();
+        return create(partner, method, pathAndQuery, headers, listener, CallOptions.NONE).start();
     }
 
     /** Starts one exchange now, hedged or cached as {@code options} say ({@code required} means nothing alone). */
     public Exchange exchange(String partner, String method, String pathAndQuery, HttpFields headers,
             ExchangeListener listener, CallOptions options) {
-        return newExchange(partner, method, pathAndQuery, headers, listener, options).start();
+        return create(partner, method, pathAndQuery, headers, listener, options).start();
     }
 
     /** A fan-out to add calls to; nothing starts until {@link FanOut#start()}. */
@@ -220,28 +233,36 @@ public final class BrokerClient extends ContainerLifeCycle {
         return new FanOut(this, scheduler, http.getExecutor(), deadline);
     }
 
-    RealExchange newExchange(String partnerName, String method, String pathAndQuery, HttpFields headers,
-            ExchangeListener listener) {
-        return newExchange(partnerName, method, pathAndQuery, headers, listener, CallOptions.NONE);
+    /**
+     * A new exchange with {@code partner}, not started: set its path, headers, listener and options,
+     * each checked as it is set, then {@link ExchangeBuilder#start()} it or add it to a {@link FanOut}.
+     *
+     * @throws IllegalArgumentException for a partner this client does not know (the message lists them)
+     */
+    public ExchangeBuilder newExchange(String partner) {
+        if (!states.containsKey(partner)) {
+            throw unknownPartner(partner);
+        }
+        return new ExchangeBuilder(this, partner);
     }
 
-    RealExchange newExchange(String partnerName, String method, String pathAndQuery, HttpFields headers,
+    private IllegalArgumentException unknownPartner(String partner) {
+        return new IllegalArgumentException("unknown partner \"" + partner + "\" (known: "
+                + String.join(", ", states.keySet()) + ")");
+    }
+
+    /** An inert exchange: checked, resolved, not started. */
+    RealExchange create(String partnerName, String method, String pathAndQuery, HttpFields headers,
             ExchangeListener listener, CallOptions options) {
         requireStarted();
         PartnerState state = states.get(partnerName);
         if (state == null) {
-            throw new IllegalArgumentException("unknown partner \"" + partnerName + "\" (known: "
-                    + String.join(", ", states.keySet()) + ")");
+            throw unknownPartner(partnerName);
         }
-        if (method == null || !TOKEN.matcher(method).matches()) {
-            throw new IllegalArgumentException("method: \"" + method + "\" (accepted: GET, HEAD, POST, …)");
-        }
+        checkMethod(method);
         if (headers != null) {
             for (org.eclipse.jetty.http.HttpField field : headers) {
-                if (isRefusedHeader(field.getName())) {
-                    throw new IllegalArgumentException("header \"" + field.getName() + "\" may not be set by a "
-                            + "caller: it is hop-by-hop or set by the client");
-                }
+                checkHeader(field.getName());
             }
         }
         URI uri = resolve(state.partner(), pathAndQuery);
@@ -269,8 +290,7 @@ public final class BrokerClient extends ContainerLifeCycle {
     public URI resolve(String partner, String pathAndQuery) {
         PartnerState state = states.get(partner);
         if (state == null) {
-            throw new IllegalArgumentException("unknown partner \"" + partner + "\" (known: "
-                    + String.join(", ", states.keySet()) + ")");
+            throw unknownPartner(partner);
         }
         return resolve(state.partner(), pathAndQuery);
     }
@@ -345,7 +365,7 @@ public final class BrokerClient extends ContainerLifeCycle {
     public PartnerStats stats(String partnerName) {
         PartnerState state = states.get(partnerName);
         if (state == null) {
-            throw new IllegalArgumentException("unknown partner \"" + partnerName + "\"");
+            throw unknownPartner(partnerName);
         }
         int open = 0;
         int active = 0;

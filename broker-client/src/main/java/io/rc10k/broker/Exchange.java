@@ -2,6 +2,7 @@ package io.rc10k.broker;
 
 import java.net.URI;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 
 /**
  * One outbound request and its response, started by {@link BrokerClient#exchange} or as part of a
@@ -9,7 +10,7 @@ import java.util.concurrent.CompletionStage;
  * with exactly one {@link Outcome}.
  *
  * <pre>{@code
- * Exchange exchange = broker.exchange("weather", "GET", "weather?city=Paris", ExchangeListener.NONE);
+ * Exchange exchange = broker.newExchange("weather").path("weather?city=Paris").start();
  * exchange.outcome().thenAccept(outcome -> System.out.println(outcome.kind() + " " + outcome.bodyAsString()));
  * }</pre>
  *
@@ -31,6 +32,18 @@ public interface Exchange {
     CompletionStage<Outcome> outcome();
 
     boolean isDone();
+
+    /**
+     * Waits for the outcome: for callers that may block (never on a client or loop thread). Every
+     * exchange ends, at the latest at its partner's call timeout.
+     */
+    default Outcome await() throws InterruptedException {
+        try {
+            return outcome().toCompletableFuture().get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("an exchange's outcome never fails", e);
+        }
+    }
 
     /** Ends the exchange as CANCELLED unless it already ended; its connection is closed, never reused half-read. */
     void cancel();

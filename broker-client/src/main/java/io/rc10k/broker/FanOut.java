@@ -88,9 +88,15 @@ public final class FanOut {
         if (started.get()) {
             throw new IllegalStateException("fan-out already started");
         }
-        exchanges.add(broker.newExchange(partner, method, pathAndQuery, headers, listener, options));
+        exchanges.add(broker.create(partner, method, pathAndQuery, headers, listener, options));
         this.required.add(options.required());
         return this;
+    }
+
+    /** Adds the exchange {@code exchange} describes (as it is set now); it starts with the fan-out. */
+    public FanOut add(ExchangeBuilder exchange) {
+        return call(exchange.partner(), exchange.method(), exchange.pathAndQuery(), exchange.headers(),
+                exchange.listener(), exchange.options());
     }
 
     public int size() {
@@ -269,7 +275,7 @@ public final class FanOut {
             RealExchange exchange;
             try {
                 String path = later.pathAndQuery().apply(inputs);
-                exchange = broker.newExchange(later.partner(), later.method(), path, later.headers(), later.listener(),
+                exchange = broker.create(later.partner(), later.method(), path, later.headers(), later.listener(),
                         later.options());
             } catch (IllegalArgumentException e) {
                 ended(slot, unsent(later, Outcome.Kind.SKIPPED, e.getMessage()));
