@@ -86,9 +86,13 @@ class RequiredPartsTest {
             // the cancelled h2c stream reset. Without the cancel both would stay busy for the 60 s delay.
             Await.until(() -> broker.stats("stub").connectionsActive() == 0 && broker.stats("h2").connectionsActive() == 0,
                     () -> "a cancelled call still holds a connection: " + broker.stats("stub") + broker.stats("h2"));
-            // (The stubs' own counters cannot show the cancellations: an HTTP/1.1 server does not read a
-            // connection while it handles its request, so it sees the close only when it writes, 60 s on; and
-            // it counts a reset h2c stream as a request ended. The broker's counters above are the witness.)
+            // The stub's own counters: the h2c call, if it had reached the stub, was reset — counted abandoned
+            // and ended at once; then nothing but the HTTP/1.1 call is held (an HTTP/1.1 server does not read
+            // a connection while it handles its request, so the stub sees that close only when it writes, 60
+            // s on). The 503 is the one call served normally. Without the cancel, the h2c call would stay in
+            // flight for its 60 s and this wait would fail.
+            Await.until(() -> own.stats().inFlight() <= 1, () -> "calls still held: " + own.stats().toJson());
+            assertEquals(own.stats().served() - 1, own.stats().abandoned(), own.stats().toJson());
             Await.until(() -> broker.exchangesInFlight() == 0, () -> broker.exchangesInFlight() + " exchanges in flight");
             String metrics = server.metricsOnceAnswered();
             assertTrue(metrics.contains("mashup_requests_total{mashup=\"failing\",outcome=\"failed\"} 1.0"), metrics);

@@ -10,13 +10,18 @@ package io.rc10k.stubs;
  * @param connectionsPeak the most TCP connections open at once since start or reset
  * @param liveThreads     live JVM threads now (the JVM's own count, as {@code jvm_threads_live_threads})
  * @param peakThreads     the most live JVM threads since start or reset
+ * @param abandoned       requests the client gave up before their answer, since start or reset: an HTTP/2
+ *                        stream it reset, or a connection Jetty found closed while the stub waited (over
+ *                        HTTP/1.1 Jetty does not read while a request is handled, so a client that closes
+ *                        is seen only when the stub writes)
  */
 public record StubStats(long served, long inFlight, long inFlightPeak, long connections, long connectionsPeak,
-        int liveThreads, int peakThreads) {
+        int liveThreads, int peakThreads, long abandoned) {
 
     public String toJson() {
         return "{\"served\":" + served + ",\"inFlight\":" + inFlight + ",\"inFlightPeak\":" + inFlightPeak
                 + ",\"connections\":" + connections + ",\"connectionsPeak\":" + connectionsPeak
-                + ",\"liveThreads\":" + liveThreads + ",\"peakThreads\":" + peakThreads + "}";
+                + ",\"liveThreads\":" + liveThreads + ",\"peakThreads\":" + peakThreads + ",\"abandoned\":" + abandoned
+                + "}";
     }
 }

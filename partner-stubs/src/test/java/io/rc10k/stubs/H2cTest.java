@@ -95,4 +95,38 @@ class H2cTest {
         assertEquals(connectionsBefore, after.connectionsPeak(), "a fault opened a connection: " + after);
         assertEquals(connectionsBefore, after.connections(), "a fault closed a connection: " + after);
     }
+
+    @Test
+    void aStreamItsClientResetsWhileTheStubWaitsIsCountedAbandonedAndEndsAtOnce() throws Exception {
+        stubs.resetStats();
+        org.eclipse.jetty.client.Request request = h2.newRequest(stubs.uri().resolve("/stub?delay=60000"))
+                .timeout(60, TimeUnit.SECONDS);
+        CountDownLatch ended = new CountDownLatch(1);
+        request.send(result -> ended.countDown());
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (stubs.stats().inFlight() < 1 && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+        assertEquals(1, stubs.stats().inFlight(), "the stub holds the request: " + stubs.stats().toJson());
+        request.abort(new java.io.IOException("the client gives up"));
+        assertTrue(ended.await(30, TimeUnit.SECONDS));
+        // The reset ends the stub's wait at once: well before the 60 s delay the test never waits for.
+        while ((stubs.stats().inFlight() > 0 || stubs.stats().abandoned() < 1) && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+        assertEquals(0, stubs.stats().inFlight(), stubs.stats().toJson());
+        assertEquals(1, stubs.stats().abandoned(), stubs.stats().toJson());
+
+        // A reset the stub acts out itself (fault=reset) is not the client's doing.
+        stubs.resetStats();
+        CountDownLatch faulted = new CountDownLatch(1);
+        h2.newRequest(stubs.uri().resolve("/stub?fault=reset")).timeout(30, TimeUnit.SECONDS)
+                .send(result -> faulted.countDown());
+        assertTrue(faulted.await(30, TimeUnit.SECONDS));
+        while ((stubs.stats().inFlight() > 0 || stubs.stats().served() < 1) && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+        assertEquals(1, stubs.stats().served(), stubs.stats().toJson());
+        assertEquals(0, stubs.stats().abandoned(), stubs.stats().toJson());
+    }
 }

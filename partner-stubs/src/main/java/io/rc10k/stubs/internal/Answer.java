@@ -35,11 +35,13 @@ final class Answer {
     private final Scheduler scheduler;
     private final Executor executor;
     private final long maxStallMillis;
+    private final StubCounters counters;
     private final AtomicBoolean done = new AtomicBoolean();
     private volatile Scheduler.Task timer;
 
     Answer(Request request, Response response, Callback callback, Behaviour behaviour, Body body,
-            long maxStallMillis) {
+            long maxStallMillis, StubCounters counters) {
+        this.counters = counters;
         this.request = request;
         this.response = response;
         this.callback = callback;
@@ -69,6 +71,9 @@ final class Answer {
     }
 
     private void failedFromOutside(Throwable failure) {
+        if (!done.get()) {
+            counters.requestAbandoned();
+        }
         Scheduler.Task pending = timer;
         if (pending != null) {
             pending.cancel();

@@ -13,6 +13,7 @@ import org.eclipse.jetty.io.Connection;
  */
 public final class StubCounters implements Connection.Listener {
     private final LongAdder served = new LongAdder();
+    private final LongAdder abandoned = new LongAdder();
     private final AtomicLong inFlight = new AtomicLong();
     private final AtomicLong inFlightPeak = new AtomicLong();
     private final AtomicLong connections = new AtomicLong();
@@ -34,6 +35,11 @@ public final class StubCounters implements Connection.Listener {
         inFlight.decrementAndGet();
     }
 
+    /** A request its client gave up before the answer (a reset stream, a connection found closed). */
+    public void requestAbandoned() {
+        abandoned.increment();
+    }
+
     @Override
     public void onOpened(Connection connection) {
         raisePeak(connectionsPeak, connections.incrementAndGet());
@@ -47,12 +53,13 @@ public final class StubCounters implements Connection.Listener {
     public StubStats snapshot() {
         long nowInFlight = inFlight.get(); // first: see requestEnded()
         return new StubStats(served.sum(), nowInFlight, inFlightPeak.get(), connections.get(),
-                connectionsPeak.get(), threads.getThreadCount(), threads.getPeakThreadCount());
+                connectionsPeak.get(), threads.getThreadCount(), threads.getPeakThreadCount(), abandoned.sum());
     }
 
     /** Starts the peaks and the served count afresh; what is open or in flight now stays counted. */
     public void reset() {
         served.reset();
+        abandoned.reset();
         inFlightPeak.set(inFlight.get());
         connectionsPeak.set(connections.get());
         threads.resetPeakThreadCount();

@@ -98,7 +98,7 @@ public final class StubHandler extends Handler.Abstract.NonBlocking {
             writeJson(response, callback, 400, e.toJson());
             return;
         }
-        new Answer(request, response, callback, behaviour, body, maxStallMillis).start(delay);
+        new Answer(request, response, callback, behaviour, body, maxStallMillis, counters).start(delay);
     }
 
     /** True for the first request carrying {@code id} (since start, or since the set was last full). */
