@@ -32,7 +32,7 @@ class PeersIT {
         String table = report.table();
         assertTrue(report.passed(), table);
         List<String> servers = new ArrayList<>(List.of("hello", "vertx-peer", "jdk-peer", "jetty-peer",
-                "jetty-peer non-blocking", "mashup-server async"));
+                "jetty-peer non-blocking", "loop-peer", "mashup-server async"));
         if (Runtime.version().feature() >= 21) {
             servers.add("mashup-server virtual");
         }

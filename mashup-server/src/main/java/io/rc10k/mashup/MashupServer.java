@@ -79,10 +79,7 @@ public final class MashupServer {
      *                       costs two sockets here, which the open-file budget counts
      */
     public static Server createServer(MashupOptions options, Definitions definitions, boolean stubsInProcess) {
-        if (options.mode() == Mode.VIRTUAL && !VirtualThreads.areSupported()) {
-            throw new IllegalArgumentException("--mode virtual needs a JDK 21 or newer (this is "
-                    + Runtime.version() + "); use --mode async or sync, or run on a newer JDK");
-        }
+        options.mode().requireRunnable();
         QueuedThreadPool pool = new QueuedThreadPool(options.maxThreads(), Math.min(8, options.maxThreads()));
         pool.setName("mashup");
         if (options.mode() == Mode.VIRTUAL) {
@@ -133,7 +130,7 @@ public final class MashupServer {
         ServletContextHandler context = new ServletContextHandler("/");
         Readiness readiness = new Readiness();
         server.addEventListener(readiness);
-        CallThreads callThreads = options.mode() == Mode.ASYNC ? null : new CallThreads(options.mode() == Mode.VIRTUAL);
+        CallThreads callThreads = options.mode().newCallThreads();
         if (callThreads != null) {
             server.addBean(callThreads, true);
         }

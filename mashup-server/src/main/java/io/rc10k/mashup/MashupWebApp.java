@@ -91,8 +91,8 @@ public final class MashupWebApp implements ServletContextListener {
                 ownPool.start();
             }
             broker.start();
-            if (mode == Mode.SYNC) {
-                callThreads = new CallThreads(false);
+            callThreads = mode.newCallThreads();
+            if (callThreads != null) {
                 callThreads.start();
             }
         } catch (Exception e) {

@@ -1,6 +1,8 @@
 package io.rc10k.mashup;
 
+import io.rc10k.mashup.internal.CallThreads;
 import java.util.Locale;
+import org.eclipse.jetty.util.VirtualThreads;
 
 /** How the server waits for partners; definitions, templates, composition and metrics are the same in all three. */
 public enum Mode {
@@ -10,6 +12,27 @@ public enum Mode {
     SYNC,
     /** The blocking code, with servlet dispatches and outbound calls on virtual threads (JDK 21 or newer). */
     VIRTUAL;
+
+    /** The servlet blocks its thread until the parts arrive (sync, virtual), rather than suspending (async). */
+    public boolean blocks() {
+        return this != ASYNC;
+    }
+
+    /**
+     * Throws {@link IllegalArgumentException} saying why when this JVM cannot run the mode (virtual
+     * threads need a JDK 21 or newer).
+     */
+    public void requireRunnable() {
+        if (this == VIRTUAL && !VirtualThreads.areSupported()) {
+            throw new IllegalArgumentException("--mode virtual needs a JDK 21 or newer (this is "
+                    + Runtime.version() + "); use --mode async or sync, or run on a newer JDK");
+        }
+    }
+
+    /** The threads a blocking mode runs its outbound calls on (not started); null for async, which has none. */
+    public CallThreads newCallThreads() {
+        return blocks() ? new CallThreads(this == VIRTUAL) : null;
+    }
 
     public String label() {
         return name().toLowerCase(Locale.ROOT);

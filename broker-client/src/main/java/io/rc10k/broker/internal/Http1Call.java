@@ -85,20 +85,22 @@ final class Http1Call implements Wire.Call {
 
     /** The request head: request line, Host, the caller's fields sanitized as Jetty's generator does. */
     byte[] requestHead() {
-        StringBuilder head = new StringBuilder(128).append(method).append(' ').append(uri.getRawPath());
-        if (uri.getRawQuery() != null) {
-            head.append('?').append(uri.getRawQuery());
+        String query = uri.getRawQuery();
+        String line = query == null
+                ? method + " " + uri.getRawPath() + " HTTP/1.1\r\nHost: " + uri.getRawAuthority() + "\r\n"
+                : method + " " + uri.getRawPath() + "?" + query + " HTTP/1.1\r\nHost: " + uri.getRawAuthority() + "\r\n";
+        if (headers == null) {
+            // The common case: a URI holds US-ASCII only (java.net.URI escapes the rest), so no field to clean.
+            return (line + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
         }
-        head.append(" HTTP/1.1\r\nHost: ").append(uri.getRawAuthority()).append("\r\n");
-        if (headers != null) {
-            HttpFields.Mutable fields = HttpFields.build();
-            headers.accept(fields);
-            for (HttpField field : fields) {
-                append(head, field.getName(), true);
-                head.append(": ");
-                append(head, field.getValue() == null ? "" : field.getValue(), false);
-                head.append("\r\n");
-            }
+        StringBuilder head = new StringBuilder(line.length() + 128).append(line);
+        HttpFields.Mutable fields = HttpFields.build();
+        headers.accept(fields);
+        for (HttpField field : fields) {
+            append(head, field.getName(), true);
+            head.append(": ");
+            append(head, field.getValue() == null ? "" : field.getValue(), false);
+            head.append("\r\n");
         }
         return head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
     }

@@ -41,10 +41,10 @@ public final class MashupServlets {
     public static void mount(Mount mount, Definitions definitions, Parts parts) {
         // A server that records spans starts its traces sampled, so that its partners may record theirs.
         MashupRouter router = new MashupRouter(definitions, parts.spans() != null);
-        HttpServlet mashups = parts.mode() == Mode.ASYNC
-                ? new AsyncMashupServlet(router, parts.broker(), parts.metrics(), parts.spans())
-                : new BlockingMashupServlet(router, parts.broker(), parts.metrics(), parts.callThreads(), parts.spans());
-        mount.servlet("mashups", mashups, parts.mode() == Mode.ASYNC, "/");
+        HttpServlet mashups = parts.mode().blocks()
+                ? new BlockingMashupServlet(router, parts.broker(), parts.metrics(), parts.callThreads(), parts.spans())
+                : new AsyncMashupServlet(router, parts.broker(), parts.metrics(), parts.spans());
+        mount.servlet("mashups", mashups, !parts.mode().blocks(), "/");
         mount.servlet("metrics", new SmallServlets.Metrics(parts.metrics()), false, "/metrics");
         if (parts.dashboard()) {
             mount.servlet("dashboard", new DashboardServlets.Page(), false, DashboardServlets.PAGE);
