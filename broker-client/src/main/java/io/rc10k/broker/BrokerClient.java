@@ -40,8 +40,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The broker client of the RC10K paper: one Jetty {@link HttpClient} that holds thousands of
- * outbound exchanges on a few selector threads, with a connection pool and limits per partner.
+ * The broker client of the RC10K paper: it holds thousands of outbound exchanges on a few selector
+ * threads — its own NIO loops for HTTP/1.1 partners, one Jetty {@link HttpClient} for h2c ones — with a
+ * connection pool and limits per partner.
  *
  * <pre>{@code
  * BrokerClient broker = BrokerClient.builder()
@@ -52,10 +53,11 @@ import org.slf4j.LoggerFactory;
  *         .byteBufferPool(server.getByteBufferPool())
  *         .build();
  * server.addBean(broker);                            // starts and stops with the server
- * broker.fanOut(Duration.ofSeconds(1)).call("weather", "weather?city=Paris").start();
+ * broker.fanOut(Duration.ofSeconds(1)).add(broker.newExchange("weather").path("weather?city=Paris")).start();
  * }</pre>
  *
- * <p>Threading: selectors, I/O and listener callbacks all run on the executor; deadlines on the
+ * <p>Threading: loops, selectors, I/O and listener callbacks all run on the executor (HTTP/1.1 answers and
+ * their callbacks on the loop that read them: never block there); deadlines on the
  * scheduler. Given an executor, scheduler and buffer pool, the client creates none of its own and
  * does not manage their lifecycle; without them it creates a pool named {@code broker} and a
  * scheduler named {@code broker-scheduler}, which it starts and stops. Thread-safe once started.</p>

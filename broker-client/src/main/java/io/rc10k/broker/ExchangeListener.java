@@ -10,8 +10,8 @@ package io.rc10k.broker;
  * once, just before {@link #onComplete}, which comes exactly once, last, after success or failure.
  * A retry starts the sequence again with {@code onConnectionEstablished} or {@code onConnectionFailed}.</p>
  *
- * <p>Threading: events run on client threads (the shared pool) or the scheduler thread. They must
- * not block. A listener that throws is logged and ignored; the exchange goes on.</p>
+ * <p>Threading: events run on client threads (an HTTP/1.1 loop, a thread of the shared pool) or the
+ * scheduler thread. They must not block: a blocked loop stops every connection it reads. A listener that throws is logged and ignored; the exchange goes on.</p>
  *
  * <pre>{@code
  * ExchangeListener timing = new ExchangeListener() {
