@@ -106,7 +106,9 @@ final class Http1Connection implements HttpParser.ResponseHandler {
             next.connection = null;
             return false;
         }
-        // Closed after the call was on it: close() has ended the call, as a reset.
+        if (call != next) {
+            return true; // closed after the call was on it: close() has ended the call, as a reset
+        }
         Throwable aborted = next.aborted();
         if (aborted != null) {
             // Aborted before anything was written: the connection is as clean as it was, keep it.
