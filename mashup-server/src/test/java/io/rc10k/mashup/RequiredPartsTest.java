@@ -132,21 +132,9 @@ class RequiredPartsTest {
                     throw new IllegalStateException(e);
                 }
             });
-            String base = own.uri().toString();
-            Definitions definitions = Definitions.builder()
-                    .partner(Partner.builder("stub", base).retries(0).callTimeout(Duration.ofSeconds(90))
-                            .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
-                    .partner(Partner.builder("h2", base).protocol(Partner.Protocol.H2C)
-                            .callTimeout(Duration.ofSeconds(90)).circuitBreaker(Partner.CircuitBreakerSettings.DISABLED)
-                            .build())
-                    .partner(Partner.builder("account", "http://127.0.0.1:" + account.getLocalPort()).retries(0)
-                            .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
-                    .mashup(MashupDefinition.builder("failing").deadline(Duration.ofSeconds(60))
-                            .call("slow", "stub", "/stub?delay=60000")
-                            .call(new CallDefinition("account", "account", "/account", List.of(), REQUIRED))
-                            .call("slow2", "h2", "/stub?delay=60000")
-                            .build())
-                    .build();
+            Definitions definitions = failing(own, Partner.builder("account", "http://127.0.0.1:"
+                    + account.getLocalPort()).retries(0).circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build(),
+                    "/account");
             try (TestServer server = TestServer.start(mode, definitions)) {
                 CountDownLatch answered = new CountDownLatch(1);
                 int[] status = {0};
@@ -175,16 +163,29 @@ class RequiredPartsTest {
     }
 
     private static Definitions failing(PartnerStubs own) throws DefinitionException {
+        return failing(own, null, "/stub?status=503");
+    }
+
+    /**
+     * Two slow calls (HTTP/1.1 and h2c, 60 s) beside a required one that fails: to {@code account}, or to
+     * the stubs when it is null. No breaker and no retry: one failure is one call.
+     */
+    private static Definitions failing(PartnerStubs own, Partner account, String accountTemplate)
+            throws DefinitionException {
         String base = own.uri().toString();
-        return Definitions.builder()
-                // No breaker and no retry: one failure is one call.
+        Definitions.Builder definitions = Definitions.builder()
                 .partner(Partner.builder("stub", base).retries(0).callTimeout(Duration.ofSeconds(90))
                         .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
                 .partner(Partner.builder("h2", base).protocol(Partner.Protocol.H2C).callTimeout(Duration.ofSeconds(90))
-                        .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
+                        .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build());
+        if (account != null) {
+            definitions.partner(account);
+        }
+        return definitions
                 .mashup(MashupDefinition.builder("failing").deadline(Duration.ofSeconds(60))
                         .call("slow", "stub", "/stub?delay=60000")
-                        .call(new CallDefinition("account", "stub", "/stub?status=503", List.of(), REQUIRED))
+                        .call(new CallDefinition("account", account == null ? "stub" : account.name(), accountTemplate,
+                                List.of(), REQUIRED))
                         .call("slow2", "h2", "/stub?delay=60000")
                         .build())
                 .build();
