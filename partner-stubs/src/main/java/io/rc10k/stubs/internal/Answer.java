@@ -27,6 +27,9 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * waiting is only noticed when the stub next writes (the end of the delay or stall).</p>
  */
 final class Answer {
+    /** Set on a request whose failure the stub acts out itself (a fault), so it is not counted abandoned. */
+    static final String FAULT = "io.rc10k.stubs.fault";
+
     private final Request request;
     private final Response response;
     private final Callback callback;
@@ -35,13 +38,11 @@ final class Answer {
     private final Scheduler scheduler;
     private final Executor executor;
     private final long maxStallMillis;
-    private final StubCounters counters;
     private final AtomicBoolean done = new AtomicBoolean();
     private volatile Scheduler.Task timer;
 
     Answer(Request request, Response response, Callback callback, Behaviour behaviour, Body body,
-            long maxStallMillis, StubCounters counters) {
-        this.counters = counters;
+            long maxStallMillis) {
         this.request = request;
         this.response = response;
         this.callback = callback;
@@ -71,9 +72,6 @@ final class Answer {
     }
 
     private void failedFromOutside(Throwable failure) {
-        if (!done.get()) {
-            counters.requestAbandoned();
-        }
         Scheduler.Task pending = timer;
         if (pending != null) {
             pending.cancel();
@@ -151,6 +149,7 @@ final class Answer {
      * when {@code reset}) and resets an HTTP/2 stream, writing no error response either way.
      */
     private void abort(boolean reset, String why) {
+        request.setAttribute(FAULT, why);
         if (reset && request.getConnectionMetaData().getHttpVersion() != HttpVersion.HTTP_2) {
             EndPoint endPoint = request.getConnectionMetaData().getConnection().getEndPoint();
             if (endPoint.getTransport() instanceof SocketChannel channel) {

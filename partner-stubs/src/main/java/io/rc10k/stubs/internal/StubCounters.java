@@ -35,7 +35,10 @@ public final class StubCounters implements Connection.Listener {
         inFlight.decrementAndGet();
     }
 
-    /** A request its client gave up before the answer (a reset stream, a connection found closed). */
+    /**
+     * A request its client gave up before the answer (a reset stream, a connection found closed). Called
+     * before {@link #requestEnded()}, so a snapshot with nothing in flight shows it counted.
+     */
     public void requestAbandoned() {
         abandoned.increment();
     }

@@ -46,7 +46,14 @@ public final class StubHandler extends Handler.Abstract.NonBlocking {
         String path = Request.getPathInContext(request);
         if (STUB.equals(path) || NamedPartners.isNamed(path)) {
             counters.requestBegun();
-            Request.addCompletionListener(request, failure -> counters.requestEnded());
+            Request.addCompletionListener(request, failure -> {
+                // Failed, and not by a fault the stub acted out: the client gave up (a reset stream, a
+                // connection found closed). Counted before the request leaves the in-flight gauge.
+                if (failure != null && request.getAttribute(Answer.FAULT) == null) {
+                    counters.requestAbandoned();
+                }
+                counters.requestEnded();
+            });
             answer(request, response, callback, path);
         } else if (ECHO.equals(path)) {
             counters.requestBegun();
@@ -98,7 +105,7 @@ public final class StubHandler extends Handler.Abstract.NonBlocking {
             writeJson(response, callback, 400, e.toJson());
             return;
         }
-        new Answer(request, response, callback, behaviour, body, maxStallMillis, counters).start(delay);
+        new Answer(request, response, callback, behaviour, body, maxStallMillis).start(delay);
     }
 
     /** True for the first request carrying {@code id} (since start, or since the set was last full). */
