@@ -1,7 +1,7 @@
 package io.rc10k.benchmarks;
 
 import io.rc10k.broker.Outcome;
-import io.rc10k.mashup.internal.Composite;
+import io.rc10k.mashup.Composite;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.rc10k.benchmarks;
 
-import io.rc10k.mashup.internal.UriTemplate;
+import io.rc10k.mashup.UriTemplate;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,6 +1,6 @@
 package io.rc10k.experiments;
 
-import io.rc10k.mashup.internal.BlockingRequestLimit;
+import io.rc10k.mashup.Mode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,8 +90,8 @@ final class ThreadCountReport {
             SvgChart cap = new SvgChart("Sync mode on a pool of " + fixedPool + " threads: the cap law",
                     "concurrent users N", "requests per second", true, true);
             double s0 = pool.get(0).sMillis() / 1000;
-            // What sync mode lets block at once on this pool (its BlockingRequestLimit): the "pool size" of the law.
-            double usable = BlockingRequestLimit.concurrency(fixedPool, (int) Math.round(pool.get(0).reserved()));
+            // What sync mode lets block at once on this pool: the "pool size" of the law.
+            double usable = Mode.blockingConcurrency(fixedPool, (int) Math.round(pool.get(0).reserved()));
             cap.add(new SvgChart.Series("measured, pool of " + fixedPool, "#8e44ad", false, x(pool),
                     pool.stream().mapToDouble(ThreadCountExperiment.Point::throughput).toArray()));
             cap.add(new SvgChart.Series(String.format(Locale.ROOT, "min(N, %.0f) / %.2f s", usable, s0), "#8e44ad",

@@ -2,8 +2,8 @@ package io.rc10k.mashup;
 
 import io.rc10k.broker.BrokerClient;
 import io.rc10k.broker.Partner;
-import io.rc10k.mashup.internal.PartReference;
-import io.rc10k.mashup.internal.UriTemplate;
+import io.rc10k.mashup.UriTemplate;
+import io.rc10k.mashup.internal.routing.PartReference;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 
 /**
  * The partners and mashups a server serves. Built in Java or loaded from JSON
- * ({@link io.rc10k.mashup.internal.DefinitionsJson}); either way {@link Builder#build()} checks
+ * ({@link io.rc10k.mashup.internal.routing.DefinitionsJson}); either way {@link Builder#build()} checks
  * everything and reports every problem at once, so a server never starts half-configured.
  *
  * <pre>{@code

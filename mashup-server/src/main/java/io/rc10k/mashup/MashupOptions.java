@@ -10,7 +10,7 @@ import java.net.URI;
  * @param mode        async, sync or virtual
  * @param maxThreads     the shared {@code QueuedThreadPool}'s maximum
  * @param maxInFlight    mashup requests admitted at once; more get 503 with Retry-After at once;
- *                       0 derives it from the open-file limit (see {@link io.rc10k.mashup.internal.FileBudget})
+ *                       0 derives it from the open-file limit (see {@link io.rc10k.mashup.internal.admission.FileBudget})
  * @param maxConnections inbound connections at once; past it the server stops accepting until some
  *                       close; 0 derives it from the open-file limit
  * @param adminPort      a second port serving only the {@code /health} views and {@code /metrics},

@@ -1,25 +1,15 @@
 package io.rc10k.mashup;
 
 import io.rc10k.broker.BrokerClient;
-import io.rc10k.mashup.internal.AdminConnector;
-import io.rc10k.mashup.internal.AdmissionHandler;
-import io.rc10k.mashup.internal.BlockingRequestLimit;
-import io.rc10k.mashup.internal.CallThreads;
-import io.rc10k.mashup.internal.CommandLine;
-import io.rc10k.mashup.internal.DashboardServlets;
-import io.rc10k.mashup.internal.DefinitionsJson;
-import io.rc10k.mashup.internal.FileBudget;
-import io.rc10k.mashup.internal.GracefulMashups;
-import io.rc10k.mashup.internal.JsonErrorHandler;
-import io.rc10k.mashup.internal.Logging;
-import io.rc10k.mashup.internal.MashupMetrics;
-import io.rc10k.mashup.internal.MashupServlets;
-import io.rc10k.mashup.internal.Readiness;
-import io.rc10k.mashup.internal.SpanExport;
-import io.rc10k.stubs.PartnerStubs;
-import io.rc10k.stubs.StubOptions;
-import java.io.PrintStream;
-import java.net.BindException;
+import io.rc10k.mashup.internal.admission.AdmissionHandler;
+import io.rc10k.mashup.internal.admission.BlockingRequestLimit;
+import io.rc10k.mashup.internal.admission.FileBudget;
+import io.rc10k.mashup.internal.admission.GracefulMashups;
+import io.rc10k.mashup.internal.observability.Readiness;
+import io.rc10k.mashup.internal.observability.SpanExport;
+import io.rc10k.mashup.internal.wiring.AdminConnector;
+import io.rc10k.mashup.internal.wiring.JsonErrorHandler;
+import io.rc10k.mashup.internal.wiring.MashupServlets;
 import java.time.Duration;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
@@ -37,7 +27,6 @@ import org.eclipse.jetty.util.component.LifeCycle;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 import org.eclipse.jetty.util.thread.Scheduler;
-import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -114,27 +103,23 @@ public final class MashupServer {
             server.addConnector(admin);
         }
 
-        BrokerClient broker = BrokerClient.builder()
-                .partners(definitions.partners().values())
-                .executor(pool).scheduler(scheduler).byteBufferPool(buffers)
-                .build();
-        server.addBean(broker);
-        MashupMetrics metrics = new MashupMetrics(pool, broker);
-        server.addBean(metrics);
         // Only when asked for: otherwise no class of the OpenTelemetry SDK is even loaded.
         SpanExport spans = options.otlpEndpoint() == null ? null : new SpanExport(options.otlpEndpoint(), definitions);
         if (spans != null) {
             server.addBean(spans);
         }
-
-        ServletContextHandler context = new ServletContextHandler("/");
         Readiness readiness = new Readiness();
         server.addEventListener(readiness);
-        CallThreads callThreads = options.mode().newCallThreads();
-        if (callThreads != null) {
-            server.addBean(callThreads, true);
-        }
         // The live view is mapped for every connector; AdmissionHandler lets only the admin connector reach it.
+        MashupServlets.Parts parts = MashupServlets.parts(definitions, options.mode(), pool, scheduler, buffers, spans,
+                readiness, pool.getName(), true);
+        for (LifeCycle part : parts.lifeCycles()) {
+            server.addBean(part, true);
+        }
+        server.addBean(parts.metrics());
+        BrokerClient broker = parts.broker();
+
+        ServletContextHandler context = new ServletContextHandler("/");
         MashupServlets.mount((name, servlet, async, paths) -> {
             ServletHolder holder = new ServletHolder(name, servlet);
             if (async) {
@@ -143,8 +128,7 @@ public final class MashupServer {
             for (String path : paths) {
                 context.addServlet(holder, path);
             }
-        }, definitions, new MashupServlets.Parts(options.mode(), broker, metrics, spans, callThreads, readiness,
-                pool.getName(), true));
+        }, definitions, parts);
         int nearLimit = Math.max(1, maxConnections * 9 / 10);
         long longestDeadline = definitions.mashups().values().stream()
                 .mapToLong(m -> m.deadline().toMillis()).max().orElse(0);
@@ -160,9 +144,9 @@ public final class MashupServer {
             mashups = BlockingRequestLimit.wrap(context, BlockingRequestLimit.concurrency(options.maxThreads(), reserved),
                     maxInFlight, Duration.ofMillis(SYNC_MAX_WAIT_MILLIS + longestDeadline));
         }
-        AdmissionHandler admission = new AdmissionHandler(maxInFlight, metrics,
+        AdmissionHandler admission = new AdmissionHandler(maxInFlight, parts.metrics(),
                 () -> limit.getNetworkConnectionCount() >= nearLimit, options.observabilityOnAdminOnly(), mashups);
-        server.addBean(new Limits(budget, maxConnections, maxInFlight));
+        server.addBean(new Limits(budget.maxFiles(), maxConnections, maxInFlight));
         server.setHandler(new GracefulMashups(admission));
         server.setErrorHandler(new JsonErrorHandler());
 
@@ -181,149 +165,10 @@ public final class MashupServer {
     /**
      * The limits a server runs with, after defaults were derived; a bean of the server.
      *
-     * @param budget         what the open-file limit allows
+     * @param maxFiles       the process's open-file limit, which the defaults were derived from
      * @param maxConnections the inbound connection limit in force
      * @param maxInFlight    the admission limit in force
      */
-    public record Limits(FileBudget budget, int maxConnections, int maxInFlight) {
-    }
-
-
-    /**
-     * Runs the server from the command line. Exit status: 0 for {@code --help} or a good
-     * {@code --check}; 143 (128 + SIGTERM, as for any JVM) after a graceful stop by SIGTERM or
-     * Ctrl-C (130); 1 when it cannot start (e.g. the port is in use); 2 for a bad command line, bad
-     * definitions or a bad {@code --log-config} file, every problem printed.
-     */
-    public static void main(String[] args) throws Exception {
-        // Logging first, so that the server's first lines already obey it. A bad command line is run's to report.
-        CommandLine command = null;
-        try {
-            command = CommandLine.parse(args);
-        } catch (IllegalArgumentException e) {
-            // reported by run
-        }
-        if (command != null && !command.help()) {
-            try {
-                Logging.configure(command.logConfig(), command.logLevels());
-            } catch (IllegalArgumentException e) {
-                System.err.println("mashup-server: " + e.getMessage());
-                System.exit(2);
-            }
-        }
-        int status = run(args, System.out, System.err);
-        if (status >= 0) {
-            System.exit(status);
-        }
-    }
-
-    /** Returns the exit status, or -1 when a server was started and runs until stopped. */
-    static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-        CommandLine command;
-        try {
-            command = CommandLine.parse(args);
-        } catch (IllegalArgumentException e) {
-            err.println("mashup-server: " + e.getMessage());
-            return 2;
-        }
-        if (command.help()) {
-            out.println(CommandLine.USAGE);
-            return 0;
-        }
-        if (command.check() != null) {
-            try {
-                Definitions definitions = DefinitionsJson.load(command.check());
-                out.println(command.check() + ": OK (" + definitions.partners().size() + " partners, "
-                        + definitions.mashups().size() + " mashups)");
-                return 0;
-            } catch (DefinitionException e) {
-                err.println("mashup-server: " + command.check() + ": " + e.getMessage());
-                return 2;
-            }
-        }
-        PartnerStubs stubs = null;
-        Definitions definitions;
-        try {
-            if (command.config() != null) {
-                definitions = DefinitionsJson.load(command.config());
-            } else {
-                stubs = PartnerStubs.start(StubOptions.builder().maxStallMillis(10_000).build());
-                definitions = Demo.definitions(stubs.uri());
-            }
-        } catch (DefinitionException e) {
-            err.println("mashup-server: " + command.config() + ": " + e.getMessage());
-            return 2;
-        }
-        Server server;
-        try {
-            server = createServer(command.options(), definitions, stubs != null);
-        } catch (IllegalArgumentException e) {
-            err.println("mashup-server: " + e.getMessage());
-            if (stubs != null) {
-                stubs.close();
-            }
-            return 2;
-        }
-        if (stubs != null) {
-            // Stopped once the server has stopped — not a bean of it: a graceful stop shuts down every
-            // Graceful bean in the server's tree at once, so the demo partners' connectors would refuse
-            // the calls of the very mashups the drain waits for.
-            PartnerStubs demoPartners = stubs;
-            server.addEventListener(new LifeCycle.Listener() {
-                @Override
-                public void lifeCycleStopped(LifeCycle event) {
-                    demoPartners.close();
-                }
-            });
-        }
-        server.setStopAtShutdown(true);
-        try {
-            server.start();
-        } catch (Exception e) {
-            boolean bind = e instanceof BindException || e.getCause() instanceof BindException;
-            err.println("mashup-server: cannot start: " + (bind ? "port " + command.options().port()
-                    + " is in use or cannot be bound on " + command.options().host() : e.toString()));
-            server.stop();
-            return 1;
-        }
-        int port = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
-        String base = "http://" + command.options().host() + ":" + port;
-        Limits limits = server.getBean(Limits.class);
-        Logger log = LoggerFactory.getLogger(MashupServer.class);
-        log.info("started on {}: mode {}, {} mashups, {} partners", base, command.options().mode().label(),
-                definitions.mashups().size(), definitions.partners().size());
-        MashupMetrics metrics = server.getBean(MashupMetrics.class);
-        server.addEventListener(new LifeCycle.Listener() {
-            @Override
-            public void lifeCycleStopping(LifeCycle event) {
-                log.info("stopping: answering the {} requests in flight, for at most {} ms", metrics.inboundInFlight(),
-                        server.getStopTimeout());
-            }
-
-            @Override
-            public void lifeCycleStopped(LifeCycle event) {
-                log.info("stopped");
-            }
-        });
-        out.println("mashup-server ready on " + base + " (mode " + command.options().mode().label() + ", max "
-                + command.options().maxThreads() + " threads, max " + limits.maxInFlight() + " in flight, max "
-                + limits.maxConnections() + " connections of " + limits.budget().maxFiles() + " open files"
-                + (stubs != null ? ", demo partners at " + stubs.uri() : "") + ")");
-        if (server.getConnectors().length > 1) {
-            String admin = "http://" + command.options().host() + ":"
-                    + ((ServerConnector) server.getConnectors()[1]).getLocalPort();
-            out.println("admin (/health/ready, /health/live, /metrics; outside the connection limit"
-                    + (command.options().observabilityOnAdminOnly() ? "; only here" : "") + ") on " + admin);
-            out.println("live view: " + admin + DashboardServlets.PAGE);
-        }
-        for (MashupDefinition m : definitions.mashups().values()) {
-            String query = m.parameters().values().stream().filter(ParameterDefinition::required)
-                    .map(p -> p.name() + "=Paris").reduce((a, b) -> a + "&" + b).map(q -> "?" + q).orElse("");
-            out.println("try:  curl -i '" + base + m.path() + query + "'");
-        }
-        out.println("      curl " + (command.options().observabilityOnAdminOnly() ? "http://" + command.options().host()
-                + ":" + ((ServerConnector) server.getConnectors()[1]).getLocalPort() : base) + "/metrics");
-        server.join();
-        return -1;
+    public record Limits(long maxFiles, int maxConnections, int maxInFlight) {
     }
 }

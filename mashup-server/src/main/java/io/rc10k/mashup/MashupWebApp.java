@@ -1,18 +1,17 @@
 package io.rc10k.mashup;
 
-import io.rc10k.broker.BrokerClient;
-import io.rc10k.mashup.internal.CallThreads;
-import io.rc10k.mashup.internal.DashboardServlets;
-import io.rc10k.mashup.internal.DefinitionsJson;
-import io.rc10k.mashup.internal.MashupMetrics;
-import io.rc10k.mashup.internal.MashupServlets;
-import io.rc10k.mashup.internal.Readiness;
+import io.rc10k.mashup.internal.observability.DashboardServlets;
+import io.rc10k.mashup.internal.observability.Readiness;
+import io.rc10k.mashup.internal.routing.DefinitionsJson;
+import io.rc10k.mashup.internal.wiring.MashupServlets;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
 import jakarta.servlet.ServletRegistration;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Executor;
+import org.eclipse.jetty.util.component.LifeCycle;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,9 +43,9 @@ public final class MashupWebApp implements ServletContextListener {
     public static final String CONTAINER_EXECUTOR = "org.eclipse.jetty.server.Executor";
     private static final Logger LOG = LoggerFactory.getLogger(MashupWebApp.class);
 
-    private BrokerClient broker;
     private QueuedThreadPool ownPool;
-    private CallThreads callThreads;
+    /** The broker client and any call threads, in start order; empty until built. */
+    private List<LifeCycle> lifeCycles = List.of();
     private final Readiness readiness = new Readiness();
 
     @Override
@@ -85,30 +84,29 @@ public final class MashupWebApp implements ServletContextListener {
             LOG.info("no container executor (context attribute {}): the broker client runs on a pool of its own",
                     CONTAINER_EXECUTOR);
         }
-        broker = BrokerClient.builder().partners(definitions.partners().values()).executor(executor).build();
+        String pool = name(executor);
+        // No span export in a WAR: the container's own tracing is the place for it.
+        MashupServlets.Parts parts = MashupServlets.parts(definitions, mode, executor, null, null, null, readiness, pool,
+                dashboard);
+        lifeCycles = parts.lifeCycles();
         try {
             if (ownPool != null) {
                 ownPool.start();
             }
-            broker.start();
-            callThreads = mode.newCallThreads();
-            if (callThreads != null) {
-                callThreads.start();
+            for (LifeCycle part : lifeCycles) {
+                part.start();
             }
         } catch (Exception e) {
             contextDestroyed(event);
             throw new IllegalStateException("mashup web application failed to start", e);
         }
-        MashupMetrics metrics = new MashupMetrics(executor, broker);
-        String pool = name(executor);
-        // No span export in a WAR: the container's own tracing is the place for it.
         MashupServlets.mount((name, servlet, async, paths) -> {
             ServletRegistration.Dynamic registration = context.addServlet(name, servlet);
             if (async) {
                 registration.setAsyncSupported(true);
             }
             registration.addMapping(paths);
-        }, definitions, new MashupServlets.Parts(mode, broker, metrics, null, callThreads, readiness, pool, dashboard));
+        }, definitions, parts);
         LOG.info("mashup web application: {} mashups, {} partners, mode {}, executor {}",
                 definitions.mashups().size(), definitions.partners().size(), mode.label(), pool);
         if (dashboard) {
@@ -143,19 +141,20 @@ public final class MashupWebApp implements ServletContextListener {
     @Override
     public void contextDestroyed(ServletContextEvent event) {
         readiness.draining();
-        stop(broker, "broker client");
-        stop(callThreads, "call threads");
-        stop(ownPool, "broker pool");
+        for (int i = lifeCycles.size() - 1; i >= 0; i--) {
+            stop(lifeCycles.get(i));
+        }
+        stop(ownPool);
     }
 
-    private static void stop(org.eclipse.jetty.util.component.LifeCycle part, String what) {
+    private static void stop(LifeCycle part) {
         if (part == null) {
             return;
         }
         try {
             part.stop();
         } catch (Exception e) {
-            LOG.warn("mashup web application: the {} did not stop cleanly", what, e);
+            LOG.warn("mashup web application: {} did not stop cleanly", part, e);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.rc10k.mashup;
 
-import io.rc10k.mashup.internal.CallThreads;
+import io.rc10k.mashup.internal.admission.BlockingRequestLimit;
+import io.rc10k.mashup.internal.modes.CallThreads;
 import java.util.Locale;
 import org.eclipse.jetty.util.VirtualThreads;
 
@@ -32,6 +33,15 @@ public enum Mode {
     /** The threads a blocking mode runs its outbound calls on (not started); null for async, which has none. */
     public CallThreads newCallThreads() {
         return blocks() ? new CallThreads(this == VIRTUAL) : null;
+    }
+
+    /**
+     * Sync mode's cap: how many mashup requests may block at once on a pool of {@code maxThreads} of which
+     * {@code reservedThreads} are held for good by acceptors, selectors and the broker's loops. The rest wait
+     * suspended, holding no thread; so sync throughput follows min(N, this) / S (the cap law).
+     */
+    public static int blockingConcurrency(int maxThreads, int reservedThreads) {
+        return BlockingRequestLimit.concurrency(maxThreads, reservedThreads);
     }
 
     public String label() {

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.broker.Partner;
-import io.rc10k.mashup.internal.DefinitionsJson;
+import io.rc10k.mashup.internal.routing.DefinitionsJson;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rc10k.broker.BrokerClient;
 import io.rc10k.broker.Partner;
 import io.rc10k.broker.PartnerStats;
-import io.rc10k.mashup.internal.MashupMetrics;
+import io.rc10k.mashup.internal.observability.MashupMetrics;
 import io.rc10k.stubs.PartnerStubs;
 import io.rc10k.stubs.StubOptions;
 import java.net.ServerSocket;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.broker.Partner;
-import io.rc10k.mashup.internal.FileBudget;
+import io.rc10k.mashup.internal.admission.FileBudget;
 import io.rc10k.stubs.PartnerStubs;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

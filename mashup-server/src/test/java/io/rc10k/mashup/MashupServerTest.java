@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rc10k.broker.BrokerClient;
+import io.rc10k.mashup.internal.observability.MashupMetrics;
 import io.rc10k.stubs.PartnerStubs;
 import io.rc10k.stubs.StubOptions;
 import java.net.URLEncoder;
@@ -218,8 +219,7 @@ class MashupServerTest {
                         server.uri.resolve("/mashup/wait?ms=8000")).timeout(30, TimeUnit.SECONDS)).send());
             }
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            io.rc10k.mashup.internal.MashupMetrics metrics = server.server.getBean(
-                    io.rc10k.mashup.internal.MashupMetrics.class);
+            MashupMetrics metrics = server.server.getBean(MashupMetrics.class);
             while (metrics.inboundInFlight() < 2 && System.nanoTime() < deadline) {
                 Thread.sleep(10);
             }

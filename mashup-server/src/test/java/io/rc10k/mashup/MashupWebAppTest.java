@@ -3,7 +3,7 @@ package io.rc10k.mashup;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rc10k.mashup.internal.Readiness;
+import io.rc10k.mashup.internal.observability.Readiness;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
 import java.net.URI;

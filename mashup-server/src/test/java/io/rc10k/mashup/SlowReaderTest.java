@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.broker.Partner;
-import io.rc10k.mashup.internal.MashupMetrics;
+import io.rc10k.mashup.internal.observability.MashupMetrics;
 import io.rc10k.stubs.PartnerStubs;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

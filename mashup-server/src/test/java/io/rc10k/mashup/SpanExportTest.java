@@ -13,7 +13,7 @@ import ch.qos.logback.core.AppenderBase;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rc10k.broker.Partner;
-import io.rc10k.mashup.internal.SpanExport;
+import io.rc10k.mashup.internal.observability.SpanExport;
 import io.rc10k.stubs.PartnerStubs;
 import java.net.URI;
 import java.time.Duration;

@@ -327,7 +327,7 @@ class StandaloneJarIT {
             }
             assertEquals(143, jar.stop());
             String output = jar.output.toString();
-            assertTrue(output.contains("io.rc10k.mashup.internal.SpanExport - exporting spans to "
+            assertTrue(output.contains("io.rc10k.mashup.internal.observability.SpanExport - exporting spans to "
                     + receiver.endpoint() + "/v1/traces (OTLP/HTTP)"), output);
             assertFalse(output.contains("ERROR") || output.contains("WARN"), output);
         }

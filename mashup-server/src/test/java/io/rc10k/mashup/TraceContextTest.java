@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rc10k.mashup.internal.TraceContext;
+import io.rc10k.mashup.internal.observability.TraceContext;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,0 +1,169 @@
+package io.rc10k.mashup;
+
+import io.rc10k.mashup.demo.Demo;
+import io.rc10k.mashup.internal.observability.DashboardServlets;
+import io.rc10k.mashup.internal.observability.Logging;
+import io.rc10k.mashup.internal.observability.MashupMetrics;
+import io.rc10k.mashup.internal.routing.DefinitionsJson;
+import io.rc10k.mashup.internal.wiring.CommandLine;
+import io.rc10k.stubs.PartnerStubs;
+import java.io.PrintStream;
+import java.net.BindException;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.component.LifeCycle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The standalone jar's command line: options, definitions (a file, or the embedded demo), the
+ * banner, and the exit status. The server itself is {@link MashupServer#createServer}.
+ *
+ * <pre>
+ * java -jar mashup-server.jar                                  # the embedded demo on :8080
+ * java -jar mashup-server.jar --config mashups.json --mode sync
+ * java -jar mashup-server.jar --check mashups.json
+ * </pre>
+ */
+public final class Main {
+    private Main() {
+    }
+
+    /**
+     * Runs the server from the command line. Exit status: 0 for {@code --help} or a good
+     * {@code --check}; 143 (128 + SIGTERM, as for any JVM) after a graceful stop by SIGTERM or
+     * Ctrl-C (130); 1 when it cannot start (e.g. the port is in use); 2 for a bad command line, bad
+     * definitions or a bad {@code --log-config} file, every problem printed.
+     */
+    public static void main(String[] args) throws Exception {
+        // Logging first, so that the server's first lines already obey it. A bad command line is run's to report.
+        CommandLine command = null;
+        try {
+            command = CommandLine.parse(args);
+        } catch (IllegalArgumentException e) {
+            // reported by run
+        }
+        if (command != null && !command.help()) {
+            try {
+                Logging.configure(command.logConfig(), command.logLevels());
+            } catch (IllegalArgumentException e) {
+                System.err.println("mashup-server: " + e.getMessage());
+                System.exit(2);
+            }
+        }
+        int status = run(args, System.out, System.err);
+        if (status >= 0) {
+            System.exit(status);
+        }
+    }
+
+    /** Returns the exit status, or -1 when a server was started and runs until stopped. */
+    static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+        CommandLine command;
+        try {
+            command = CommandLine.parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("mashup-server: " + e.getMessage());
+            return 2;
+        }
+        if (command.help()) {
+            out.println(CommandLine.USAGE);
+            return 0;
+        }
+        if (command.check() != null) {
+            try {
+                Definitions definitions = DefinitionsJson.load(command.check());
+                out.println(command.check() + ": OK (" + definitions.partners().size() + " partners, "
+                        + definitions.mashups().size() + " mashups)");
+                return 0;
+            } catch (DefinitionException e) {
+                err.println("mashup-server: " + command.check() + ": " + e.getMessage());
+                return 2;
+            }
+        }
+        PartnerStubs stubs = null;
+        Definitions definitions;
+        try {
+            if (command.config() != null) {
+                definitions = DefinitionsJson.load(command.config());
+            } else {
+                stubs = Demo.startPartners();
+                definitions = Demo.definitions(stubs.uri());
+            }
+        } catch (DefinitionException e) {
+            err.println("mashup-server: " + command.config() + ": " + e.getMessage());
+            return 2;
+        }
+        Server server;
+        try {
+            server = MashupServer.createServer(command.options(), definitions, stubs != null);
+        } catch (IllegalArgumentException e) {
+            err.println("mashup-server: " + e.getMessage());
+            if (stubs != null) {
+                stubs.close();
+            }
+            return 2;
+        }
+        if (stubs != null) {
+            // Stopped once the server has stopped — not a bean of it: a graceful stop shuts down every
+            // Graceful bean in the server's tree at once, so the demo partners' connectors would refuse
+            // the calls of the very mashups the drain waits for.
+            PartnerStubs demoPartners = stubs;
+            server.addEventListener(new LifeCycle.Listener() {
+                @Override
+                public void lifeCycleStopped(LifeCycle event) {
+                    demoPartners.close();
+                }
+            });
+        }
+        server.setStopAtShutdown(true);
+        try {
+            server.start();
+        } catch (Exception e) {
+            boolean bind = e instanceof BindException || e.getCause() instanceof BindException;
+            err.println("mashup-server: cannot start: " + (bind ? "port " + command.options().port()
+                    + " is in use or cannot be bound on " + command.options().host() : e.toString()));
+            server.stop();
+            return 1;
+        }
+        int port = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
+        String base = "http://" + command.options().host() + ":" + port;
+        MashupServer.Limits limits = server.getBean(MashupServer.Limits.class);
+        Logger log = LoggerFactory.getLogger(MashupServer.class);
+        log.info("started on {}: mode {}, {} mashups, {} partners", base, command.options().mode().label(),
+                definitions.mashups().size(), definitions.partners().size());
+        MashupMetrics metrics = server.getBean(MashupMetrics.class);
+        server.addEventListener(new LifeCycle.Listener() {
+            @Override
+            public void lifeCycleStopping(LifeCycle event) {
+                log.info("stopping: answering the {} requests in flight, for at most {} ms", metrics.inboundInFlight(),
+                        server.getStopTimeout());
+            }
+
+            @Override
+            public void lifeCycleStopped(LifeCycle event) {
+                log.info("stopped");
+            }
+        });
+        out.println("mashup-server ready on " + base + " (mode " + command.options().mode().label() + ", max "
+                + command.options().maxThreads() + " threads, max " + limits.maxInFlight() + " in flight, max "
+                + limits.maxConnections() + " connections of " + limits.maxFiles() + " open files"
+                + (stubs != null ? ", demo partners at " + stubs.uri() : "") + ")");
+        if (server.getConnectors().length > 1) {
+            String admin = "http://" + command.options().host() + ":"
+                    + ((ServerConnector) server.getConnectors()[1]).getLocalPort();
+            out.println("admin (/health/ready, /health/live, /metrics; outside the connection limit"
+                    + (command.options().observabilityOnAdminOnly() ? "; only here" : "") + ") on " + admin);
+            out.println("live view: " + admin + DashboardServlets.PAGE);
+        }
+        for (MashupDefinition m : definitions.mashups().values()) {
+            String query = m.parameters().values().stream().filter(ParameterDefinition::required)
+                    .map(p -> p.name() + "=Paris").reduce((a, b) -> a + "&" + b).map(q -> "?" + q).orElse("");
+            out.println("try:  curl -i '" + base + m.path() + query + "'");
+        }
+        out.println("      curl " + (command.options().observabilityOnAdminOnly() ? "http://" + command.options().host()
+                + ":" + ((ServerConnector) server.getConnectors()[1]).getLocalPort() : base) + "/metrics");
+        server.join();
+        return -1;
+    }
+}

@@ -1,0 +1,124 @@
+package io.rc10k.mashup.internal.wiring;
+
+import io.rc10k.mashup.MashupOptions;
+import io.rc10k.mashup.Mode;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The mashup server's command line; every error names the option, the value and what is accepted.
+ *
+ * @param logConfig a Logback configuration file to use instead of the bundled one, or null
+ * @param logLevels {@code LOGGER=LEVEL} settings applied after the configuration, in order
+ */
+public record CommandLine(MashupOptions options, Path config, Path check, boolean help, Path logConfig,
+        List<String> logLevels) {
+    /** The levels {@code --log-level} takes (Logback's, lowercase). */
+    static final Set<String> LEVELS = Set.of("trace", "debug", "info", "warn", "error", "off");
+
+    public static final String USAGE = String.join(System.lineSeparator(),
+            "Usage: java -jar mashup-server.jar [options]",
+            "  (no --config)         start the embedded demo: partner stubs in this JVM and demo mashups",
+            "  --config FILE         serve the definitions in FILE (JSON; see docs/mashup-server.md)",
+            "  --check FILE          validate FILE, print every problem, exit (0: valid, 2: not)",
+            "  --mode MODE           async (default) | sync | virtual (JDK 21+)",
+            "  --port N              port (default " + MashupOptions.DEFAULT_PORT + "; 0 picks a free one)",
+            "  --host HOST           address to bind (default " + MashupOptions.DEFAULT_HOST + ")",
+            "  --max-threads N       the shared thread pool's maximum (default " + MashupOptions.DEFAULT_MAX_THREADS
+                    + ")",
+            "  --max-inflight N      mashup requests at once; more get 503 + Retry-After (default: derived from",
+            "                        the open-file limit, at most " + MashupOptions.DEFAULT_MAX_IN_FLIGHT + ")",
+            "  --max-connections N   inbound connections at once; past it accepting pauses (default: derived from",
+            "                        the open-file limit)",
+            "  --admin-port N        port serving only /health, /health/live, /health/ready and /metrics, outside",
+            "                        the connection limit and open during a graceful stop (default: --port + 1,",
+            "                        ephemeral with --port 0; -1 for none)",
+            "  --observability-on-admin-only",
+            "                        serve /metrics and /health* on the admin port only; the main port answers",
+            "                        404 for them (needs an admin port)",
+            "  --otlp-endpoint URL   export a span per mashup and per partner call with OTLP/HTTP to URL",
+            "                        (http://collector:4318 sends to its /v1/traces; a URL with a path, there);",
+            "                        default: no export",
+            "  --log-config FILE     a Logback configuration (XML) to log by instead of the bundled one; a file that",
+            "                        is missing or not a valid configuration exits 2",
+            "  --log-level LOGGER=LEVEL",
+            "                        one logger's level (trace, debug, info, warn, error, off; LOGGER may be root),",
+            "                        set after the configuration; repeatable. No access log:",
+            "                        --log-level org.eclipse.jetty.server.RequestLog=off",
+            "  --help                print this and exit",
+            "Exit status: 143 after a graceful stop by SIGTERM (130 for Ctrl-C), 1 cannot start,",
+            "2 bad command line, definitions or --log-config file, 0 for --help and a valid --check.");
+
+    public static CommandLine parse(String... args) {
+        MashupOptions options = MashupOptions.defaults();
+        Path config = null;
+        Path check = null;
+        Path logConfig = null;
+        List<String> logLevels = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            switch (arg) {
+                case "--help", "-h" -> {
+                    return new CommandLine(options, null, null, true, null, List.of());
+                }
+                case "--config" -> config = Path.of(value(args, ++i, arg));
+                case "--check" -> check = Path.of(value(args, ++i, arg));
+                case "--mode" -> options = options.withMode(Mode.parse(value(args, ++i, arg)));
+                case "--port" -> options = options.withPort(number(args, ++i, arg));
+                case "--host" -> options = options.withHost(value(args, ++i, arg));
+                case "--max-connections" -> options = options.withMaxConnections(number(args, ++i, arg));
+                case "--admin-port" -> options = options.withAdminPort(number(args, ++i, arg));
+                case "--max-threads" -> options = options.withMaxThreads(number(args, ++i, arg));
+                case "--max-inflight" -> options = options.withMaxInFlight(number(args, ++i, arg));
+                case "--observability-on-admin-only" -> options = options.withObservabilityOnAdminOnly(true);
+                case "--otlp-endpoint" -> options = options.withOtlpEndpoint(url(args, ++i, arg));
+                case "--log-config" -> logConfig = Path.of(value(args, ++i, arg));
+                case "--log-level" -> logLevels.add(logLevel(value(args, ++i, arg)));
+                default -> throw new IllegalArgumentException("unknown option \"" + arg + "\" (see --help)");
+            }
+        }
+        return new CommandLine(options, config, check, false, logConfig, List.copyOf(logLevels));
+    }
+
+    /** {@code LOGGER=LEVEL}, checked; the level lowercased. */
+    private static String logLevel(String text) {
+        int eq = text.indexOf('=');
+        String logger = eq < 0 ? "" : text.substring(0, eq).trim();
+        String level = eq < 0 ? "" : text.substring(eq + 1).trim().toLowerCase(Locale.ROOT);
+        if (logger.isEmpty() || !LEVELS.contains(level)) {
+            throw new IllegalArgumentException("--log-level: \"" + text + "\" (accepted: LOGGER=LEVEL, LEVEL one of "
+                    + "trace, debug, info, warn, error, off; e.g. io.rc10k=debug)");
+        }
+        return logger + "=" + level;
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length || args[i].startsWith("--")) {
+            throw new IllegalArgumentException(option + ": a value is missing (see --help)");
+        }
+        return args[i];
+    }
+
+    private static URI url(String[] args, int i, String option) {
+        String text = value(args, i, option);
+        try {
+            return new URI(text);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException(option + ": \"" + text + "\" is not a URL (" + e.getReason() + ")");
+        }
+    }
+
+    private static int number(String[] args, int i, String option) {
+        String text = value(args, i, option);
+        try {
+            return Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + ": \"" + text + "\" is not an integer");
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package io.rc10k.mashup;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rc10k.mashup.internal.wiring.CommandLine;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line's exit statuses and messages, without starting a server. */
+class MainTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) throws Exception {
+        return Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void checkOfAGoodFileSaysOkAndExits0(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("good.json");
+        Files.writeString(file, DefinitionsTest.GOOD);
+        assertEquals(0, run("--check", file.toString()));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("OK (2 partners, 1 mashups)"));
+    }
+
+    @Test
+    void badOptionsExit2NamingTheOption() throws Exception {
+        assertEquals(2, run("--mode", "threads"));
+        assertTrue(err().contains("--mode: \"threads\" (accepted: async, sync, virtual)"), err());
+        assertEquals(2, run("--port", "http"));
+        assertEquals(2, run("--max-threads", "2"));
+        assertEquals(2, run("--verbose"));
+        assertTrue(err().contains("unknown option \"--verbose\""), err());
+    }
+
+    @Test
+    void aLogLevelThatIsNotLoggerEqualsLevelExits2NamingIt() throws Exception {
+        for (String bad : new String[] {"io.rc10k", "io.rc10k=loud", "=debug"}) {
+            assertEquals(2, run("--log-level", bad));
+            assertTrue(err().contains("--log-level: \"" + bad + "\" (accepted: LOGGER=LEVEL"), err());
+        }
+    }
+
+    @Test
+    void anOtlpEndpointThatIsNotAnHttpUrlExits2NamingIt() throws Exception {
+        assertEquals(2, run("--otlp-endpoint", "collector:4318"));
+        assertTrue(err().contains("--otlp-endpoint: \"collector:4318\" (accepted: an http or https URL"), err());
+        assertEquals(2, run("--otlp-endpoint", "http://collector:4318/ traces"));
+        assertTrue(err().contains("--otlp-endpoint: \"http://collector:4318/ traces\" is not a URL"), err());
+        assertEquals(java.net.URI.create("http://collector:4318"),
+                CommandLine.parse("--otlp-endpoint", "http://collector:4318").options().otlpEndpoint());
+    }
+
+    @Test
+    void logLevelsAreKeptInOrderWithTheirLevelLowercased() {
+        assertEquals(java.util.List.of("io.rc10k=debug", "org.eclipse.jetty.server.RequestLog=off"),
+                CommandLine.parse("--log-level", "io.rc10k=DEBUG", "--log-level",
+                        "org.eclipse.jetty.server.RequestLog=off").logLevels());
+    }
+
+    @Test
+    void observabilityOnAdminOnlyWithoutAnAdminPortExits2NamingBoth() throws Exception {
+        assertEquals(2, run("--observability-on-admin-only", "--admin-port", "-1"));
+        assertTrue(err().contains("--observability-on-admin-only needs an admin port, but --admin-port is -1"), err());
+        assertEquals(2, run("--admin-port", "-1", "--observability-on-admin-only"));
+    }
+
+    @Test
+    void observabilityOnAdminOnlyIsAFlagOfTheOptions() {
+        assertTrue(CommandLine.parse("--observability-on-admin-only").options()
+                .observabilityOnAdminOnly());
+        assertTrue(!CommandLine.parse("--port", "0").options().observabilityOnAdminOnly());
+    }
+
+    @Test
+    void missingFileExits2(@TempDir Path dir) throws Exception {
+        assertEquals(2, run("--config", dir.resolve("nowhere.json").toString()));
+        assertTrue(err().contains("cannot be read"), err());
+    }
+
+    @Test
+    void helpListsEveryOption() throws Exception {
+        assertEquals(0, run("--help"));
+        String usage = out.toString(StandardCharsets.UTF_8);
+        for (String option : new String[] {"--config", "--check", "--mode", "--port", "--host", "--max-threads",
+            "--max-inflight", "--max-connections", "--admin-port", "--observability-on-admin-only", "/health/ready",
+            "/health/live", "--log-config", "--log-level", "--otlp-endpoint"}) {
+            assertTrue(usage.contains(option), option);
+        }
+    }
+}
