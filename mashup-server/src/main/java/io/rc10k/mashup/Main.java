@@ -6,7 +6,6 @@ import io.rc10k.mashup.internal.observability.Logging;
 import io.rc10k.mashup.internal.observability.MashupMetrics;
 import io.rc10k.mashup.internal.routing.DefinitionsJson;
 import io.rc10k.mashup.internal.wiring.CommandLine;
-import io.rc10k.stubs.PartnerStubs;
 import java.io.PrintStream;
 import java.net.BindException;
 import org.eclipse.jetty.server.Server;
@@ -81,14 +80,14 @@ public final class Main {
                 return 2;
             }
         }
-        PartnerStubs stubs = null;
+        Demo demo = null;
         Definitions definitions;
         try {
             if (command.config() != null) {
                 definitions = DefinitionsJson.load(command.config());
             } else {
-                stubs = Demo.startPartners();
-                definitions = Demo.definitions(stubs.uri());
+                demo = Demo.start();
+                definitions = demo.definitions();
             }
         } catch (DefinitionException e) {
             err.println("mashup-server: " + command.config() + ": " + e.getMessage());
@@ -96,19 +95,19 @@ public final class Main {
         }
         Server server;
         try {
-            server = MashupServer.createServer(command.options(), definitions, stubs != null);
+            server = MashupServer.createServer(command.options(), definitions, demo != null);
         } catch (IllegalArgumentException e) {
             err.println("mashup-server: " + e.getMessage());
-            if (stubs != null) {
-                stubs.close();
+            if (demo != null) {
+                demo.close();
             }
             return 2;
         }
-        if (stubs != null) {
+        if (demo != null) {
             // Stopped once the server has stopped — not a bean of it: a graceful stop shuts down every
             // Graceful bean in the server's tree at once, so the demo partners' connectors would refuse
             // the calls of the very mashups the drain waits for.
-            PartnerStubs demoPartners = stubs;
+            Demo demoPartners = demo;
             server.addEventListener(new LifeCycle.Listener() {
                 @Override
                 public void lifeCycleStopped(LifeCycle event) {
@@ -148,7 +147,7 @@ public final class Main {
         out.println("mashup-server ready on " + base + " (mode " + command.options().mode().label() + ", max "
                 + command.options().maxThreads() + " threads, max " + limits.maxInFlight() + " in flight, max "
                 + limits.maxConnections() + " connections of " + limits.maxFiles() + " open files"
-                + (stubs != null ? ", demo partners at " + stubs.uri() : "") + ")");
+                + (demo != null ? ", demo partners at " + demo.partners() : "") + ")");
         if (server.getConnectors().length > 1) {
             String admin = "http://" + command.options().host() + ":"
                     + ((ServerConnector) server.getConnectors()[1]).getLocalPort();

@@ -17,13 +17,15 @@ import java.util.List;
 
 /**
  * The embedded demo: what the standalone jar serves when no definitions file is given. Its partners
- * are partner stubs started in the same process ({@link #startPartners()}); its definitions are
- * written in Java (the same can be written in JSON). Only the command line ({@code Main}) uses this
- * package: the server itself knows nothing of the stubs.
+ * are partner stubs started in the same process; its definitions are written in Java (the same can be
+ * written in JSON). Only the command line ({@code Main}) uses this package, and only this package uses
+ * the stubs: the server itself knows nothing of them.
  *
  * <pre>{@code
- * PartnerStubs partners = Demo.startPartners();
- * Server server = MashupServer.createServer(options, Demo.definitions(partners.uri()), true);
+ * try (Demo demo = Demo.start()) {
+ *     Server server = MashupServer.createServer(options, demo.definitions(), true);
+ *     ...
+ * }
  * }</pre>
  *
  * <ul>
@@ -34,13 +36,32 @@ import java.util.List;
  *       looked up for the city the weather answer names (a chained call), the flights are hedged after 100 ms.</li>
  * </ul>
  */
-public final class Demo {
-    private Demo() {
+public final class Demo implements AutoCloseable {
+    private final PartnerStubs partners;
+
+    private Demo(PartnerStubs partners) {
+        this.partners = partners;
     }
 
     /** Starts the demo's partners: stubs on an ephemeral loopback port, stalls bounded at 10 s. */
-    public static PartnerStubs startPartners() throws Exception {
-        return PartnerStubs.start(StubOptions.builder().maxStallMillis(10_000).build());
+    public static Demo start() throws Exception {
+        return new Demo(PartnerStubs.start(StubOptions.builder().maxStallMillis(10_000).build()));
+    }
+
+    /** Where the demo's partners answer. */
+    public URI partners() {
+        return partners.uri();
+    }
+
+    /** The demo's definitions over its running partners. */
+    public Definitions definitions() throws DefinitionException {
+        return definitions(partners.uri());
+    }
+
+    /** Stops the partners. */
+    @Override
+    public void close() {
+        partners.close();
     }
 
     /** The demo's definitions, with every partner at {@code stubs}. */
