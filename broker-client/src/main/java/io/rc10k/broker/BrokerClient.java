@@ -13,11 +13,13 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
 import org.eclipse.jetty.client.AbstractConnectionPool;
 import org.eclipse.jetty.client.ConnectionPool;
 import org.eclipse.jetty.client.Destination;
@@ -25,6 +27,7 @@ import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.transport.HttpClientConnectionFactory;
 import org.eclipse.jetty.client.transport.HttpClientTransportDynamic;
 import org.eclipse.jetty.http.HttpCookieStore;
+import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.http2.client.HTTP2Client;
@@ -109,11 +112,11 @@ public final class BrokerClient extends ContainerLifeCycle {
     }
 
     public static boolean isRefusedHeader(String name) {
-        String lower = name.toLowerCase(java.util.Locale.ROOT);
+        String lower = name.toLowerCase(Locale.ROOT);
         return REFUSED_HEADERS.contains(lower) || lower.startsWith("proxy-");
     }
 
-    private static final java.util.regex.Pattern TOKEN = java.util.regex.Pattern.compile("[A-Za-z]{1,20}");
+    private static final Pattern TOKEN = Pattern.compile("[A-Za-z]{1,20}");
     private HttpClient http;
     private Scheduler scheduler;
     private Executor executor;
@@ -263,12 +266,12 @@ public final class BrokerClient extends ContainerLifeCycle {
         }
         checkMethod(method);
         if (headers != null) {
-            for (org.eclipse.jetty.http.HttpField field : headers) {
+            for (HttpField field : headers) {
                 checkHeader(field.getName());
             }
         }
         URI uri = resolve(state.partner(), pathAndQuery);
-        String upper = method.toUpperCase(java.util.Locale.ROOT);
+        String upper = method.toUpperCase(Locale.ROOT);
         boolean read = upper.equals("GET") || upper.equals("HEAD");
         if (options.hedging() != null && !read) {
             throw new IllegalArgumentException("method " + upper + " cannot be hedged (accepted: GET, HEAD): a second "
@@ -332,7 +335,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         int query = relative.indexOf('?');
         String path = query < 0 ? relative : relative.substring(0, query);
         for (String segment : path.split("/", -1)) {
-            String lower = segment.toLowerCase(java.util.Locale.ROOT);
+            String lower = segment.toLowerCase(Locale.ROOT);
             String decoded = lower.replace("%2e", ".");
             int semicolon = decoded.indexOf(';');
             String bare = semicolon < 0 ? decoded : decoded.substring(0, semicolon);

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -12,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.util.thread.Scheduler;
@@ -208,7 +210,7 @@ public final class FanOut {
             }
         }
 
-        private void forEachOut(java.util.function.Consumer<RealExchange> action) {
+        private void forEachOut(Consumer<RealExchange> action) {
             for (int i = 0; i < outcomes.length; i++) {
                 RealExchange exchange = out.get(i);
                 if (exchange != null) {
@@ -293,7 +295,7 @@ public final class FanOut {
         }
 
         private Outcome unsent(Later later, Outcome.Kind kind, String why) {
-            return Outcome.failure(later.partner(), kind, 0, new java.util.concurrent.CancellationException(why), 0, 0);
+            return Outcome.failure(later.partner(), kind, 0, new CancellationException(why), 0, 0);
         }
     }
 }

@@ -8,12 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rc10k.stubs.PartnerStubsExtension;
 import io.rc10k.stubs.StubOptions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.eclipse.jetty.client.AbstractConnectorHttpClientTransport;
+import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.io.ArrayByteBufferPool;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -64,7 +67,7 @@ class BrokerClientTest {
                     callbackThreads.add(Thread.currentThread().getName());
                 }
             };
-            List<CompletableFuture<Outcome>> all = new java.util.ArrayList<>();
+            List<CompletableFuture<Outcome>> all = new ArrayList<>();
             for (int i = 0; i < 200; i++) {
                 all.add(broker.exchange("stub", "GET", "stub?delay=10", recorder).outcome().toCompletableFuture());
             }
@@ -73,7 +76,7 @@ class BrokerClientTest {
             }
 
             assertSame(pool, broker.executor());
-            ClientConnector connector = ((org.eclipse.jetty.client.AbstractConnectorHttpClientTransport) broker.httpClient().getTransport()).getClientConnector();
+            ClientConnector connector = ((AbstractConnectorHttpClientTransport) broker.httpClient().getTransport()).getClientConnector();
             assertSame(pool, connector.getExecutor(), "the selectors run on the injected pool");
             assertSame(scheduler, connector.getScheduler());
             assertTrue(callbackThreads.stream().allMatch(n -> n.startsWith("shared")), callbackThreads.toString());
@@ -123,7 +126,7 @@ class BrokerClientTest {
                 .maxConnections(100).maxQueued(10_000).callTimeout(Duration.ofSeconds(60)).build()));
         try {
             stubs.resetStats();
-            List<CompletableFuture<Outcome>> all = new java.util.ArrayList<>();
+            List<CompletableFuture<Outcome>> all = new ArrayList<>();
             for (int i = 0; i < 10_000; i++) {
                 all.add(broker.exchange("stub", "GET", "stub?delay=20", null).outcome().toCompletableFuture());
             }
@@ -141,7 +144,7 @@ class BrokerClientTest {
         BrokerClient broker = start(BrokerClient.builder().partner(Partner.builder("stub", stubs.uri().toString())
                 .maxConnections(5).maxQueued(10).build()));
         try {
-            List<Exchange> all = new java.util.ArrayList<>();
+            List<Exchange> all = new ArrayList<>();
             for (int i = 0; i < 25; i++) {
                 all.add(broker.exchange("stub", "GET", "stub?delay=500", null));
             }
@@ -167,7 +170,7 @@ class BrokerClientTest {
                 .callTimeout(Duration.ofSeconds(60)).build()));
         try {
             stubs.resetStats();
-            List<CompletableFuture<Outcome>> all = new java.util.ArrayList<>();
+            List<CompletableFuture<Outcome>> all = new ArrayList<>();
             for (int i = 0; i < 5_000; i++) {
                 all.add(broker.exchange("stub", "GET", "stub?delay=1000", null).outcome().toCompletableFuture());
             }
@@ -216,7 +219,7 @@ class BrokerClientTest {
         try {
             for (String name : List.of("Host", "Transfer-Encoding", "Connection", "Upgrade", "Content-Length",
                     "Proxy-Authorization", "Expect")) {
-                org.eclipse.jetty.http.HttpFields headers = org.eclipse.jetty.http.HttpFields.build().add(name, "x");
+                HttpFields headers = HttpFields.build().add(name, "x");
                 assertThrows(IllegalArgumentException.class, () -> broker.exchange("p", "GET", "stub", headers, null),
                         name);
             }
@@ -233,7 +236,7 @@ class BrokerClientTest {
         BrokerClient broker = start(BrokerClient.builder()
                 .partner(Partner.builder("h1", stubs.uri().toString()).maxConnections(2).build())
                 .partner(Partner.builder("h2c", stubs.uri().toString()).protocol(Partner.Protocol.H2C).build()));
-        List<Exchange> all = new java.util.ArrayList<>();
+        List<Exchange> all = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             all.add(broker.exchange(i % 2 == 0 ? "h1" : "h2c", i % 3 == 0 ? "POST" : "GET", "stub?delay=5000", null));
         }

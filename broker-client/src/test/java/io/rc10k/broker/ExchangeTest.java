@@ -10,6 +10,7 @@ import io.rc10k.stubs.StubOptions;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -188,7 +189,7 @@ class ExchangeTest {
                 + broker.stats("h1"));
     }
 
-    static void awaitCondition(java.util.function.BooleanSupplier condition, String message)
+    static void awaitCondition(BooleanSupplier condition, String message)
             throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!condition.getAsBoolean()) {

@@ -7,14 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.stubs.PartnerStubsExtension;
 import io.rc10k.stubs.StubOptions;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -102,7 +108,7 @@ class FanOutTest {
     @Test
     void aRequiredCallRefusedAtStartCancelsCallsNotYetStarted() throws Exception {
         // "nowhere" refuses connections: the first call fails at connect; the second must not outlive it.
-        try (var closed = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (var closed = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             int port = closed.getLocalPort();
             closed.close();
             BrokerClient refusing = BrokerClient.builder()
@@ -164,7 +170,7 @@ class FanOutTest {
 
     @Test
     void onlyReadsMayBeHedged() {
-        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = Assertions.assertThrows(IllegalArgumentException.class,
                 () -> broker.exchange("h1", "POST", "stub", null, ExchangeListener.NONE,
                         CallOptions.NONE.withHedging(new Hedging(Duration.ofMillis(50), 1))));
         assertTrue(e.getMessage().contains("cannot be hedged"), e.getMessage());
@@ -215,7 +221,7 @@ class FanOutTest {
     }
 
     private static String idOf(Outcome outcome) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"id\":\"([^\"]*)\"").matcher(outcome.bodyAsString());
+        Matcher m = Pattern.compile("\"id\":\"([^\"]*)\"").matcher(outcome.bodyAsString());
         if (!m.find()) {
             throw new IllegalArgumentException("no id in " + outcome.bodyAsString());
         }
@@ -255,7 +261,7 @@ class FanOutTest {
         RecordingListener recorder = new RecordingListener();
         SplittableRandom random = new SplittableRandom(7);
         AtomicInteger[] completions = new AtomicInteger[fanOuts];
-        List<FanOutResult> results = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<FanOutResult> results = Collections.synchronizedList(new ArrayList<>());
         CountDownLatch done = new CountDownLatch(fanOuts);
         // Connections open before the race, so that it is completions against deadlines, not connects.
         broker.fanOut(Duration.ofSeconds(30)).call("h1", "stub").call("h2c", "stub").start().toCompletableFuture()

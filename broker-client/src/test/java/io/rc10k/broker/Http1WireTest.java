@@ -9,12 +9,13 @@ import io.rc10k.stubs.StubOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.concurrent.CompletableFuture;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpFields;
 import org.junit.jupiter.api.Test;
@@ -128,7 +129,7 @@ class Http1WireTest {
     @Test
     void anInterimResponseIsSkippedAndABodyWithoutLengthEndsWhereThePartnerCloses() throws Exception {
         // A partner the stubs cannot play: it answers 100 first, then a body delimited by its close.
-        try (ServerSocket partner = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket partner = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             CompletableFuture<String> seen = CompletableFuture.supplyAsync(() -> {
                 try (Socket socket = partner.accept()) {
                     String head = readHead(socket.getInputStream());

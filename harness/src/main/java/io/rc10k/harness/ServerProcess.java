@@ -3,11 +3,13 @@ package io.rc10k.harness;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -69,7 +71,7 @@ public final class ServerProcess implements AutoCloseable {
             throw new IOException("no " + label + " jar at " + jar.toAbsolutePath()
                     + "; build it first with ./mvnw -q package -DskipTests");
         }
-        List<String> command = new java.util.ArrayList<>();
+        List<String> command = new ArrayList<>();
         command.add(javaCommand());
         command.addAll(jvmArgs);
         command.add("-jar");
@@ -85,7 +87,7 @@ public final class ServerProcess implements AutoCloseable {
      */
     public static List<String> mashupCommand(String java, List<String> jvmArgs, Path jar, Path definitions,
             List<String> args) {
-        List<String> command = new java.util.ArrayList<>();
+        List<String> command = new ArrayList<>();
         command.add(java);
         command.addAll(jvmArgs);
         command.addAll(List.of("-jar", jar.toString(), "--config", definitions.toString(), "--port", "0"));
@@ -96,7 +98,7 @@ public final class ServerProcess implements AutoCloseable {
 
     /** A port free now (for a server's admin connector, say); another process could take it first. */
     public static int freePort() throws IOException {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+        try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }
     }

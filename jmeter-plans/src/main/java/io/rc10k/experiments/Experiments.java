@@ -1,6 +1,7 @@
 package io.rc10k.experiments;
 
 import io.rc10k.harness.CommandLine;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -60,7 +61,7 @@ public final class Experiments {
             return runChecked(args);
         } catch (Ended e) {
             return e.status;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             System.err.println("experiments: the run failed: " + e.getMessage());
             return 3;
         } finally {

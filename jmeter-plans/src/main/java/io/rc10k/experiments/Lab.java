@@ -1,5 +1,6 @@
 package io.rc10k.experiments;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.rc10k.harness.ServerProcess;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -86,7 +87,7 @@ record Lab(Path root, Path out, JMeter jmeter) {
     /** Cores, memory, JDK and OS of this machine, for the results files. */
     static String machine() {
         long memory = -1;
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os) {
             memory = os.getTotalMemorySize();
         }
         return String.format(Locale.ROOT, "%d cores, %.1f GiB, %s %s (%s), %s %s",

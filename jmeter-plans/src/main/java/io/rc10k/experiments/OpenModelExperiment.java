@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -73,7 +75,7 @@ final class OpenModelExperiment {
 
     /** The longest {@code deadlineMillis} in a definitions file (default 5 s where none is given). */
     static long deadline(Path config) throws IOException {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"deadlineMillis\"\\s*:\\s*(\\d+)")
+        Matcher m = Pattern.compile("\"deadlineMillis\"\\s*:\\s*(\\d+)")
                 .matcher(Files.readString(config));
         long deadline = 0;
         while (m.find()) {

@@ -1,5 +1,6 @@
 package io.rc10k.experiments;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,7 +82,7 @@ final class OsLimits {
      * files that cuts {@code Files.readString} short.
      */
     private static String firstLine(String file) throws IOException {
-        try (java.io.BufferedReader in = Files.newBufferedReader(Path.of(file))) {
+        try (BufferedReader in = Files.newBufferedReader(Path.of(file))) {
             String line = in.readLine();
             if (line == null) {
                 throw new IOException(file + " is empty");

@@ -5,6 +5,7 @@ import io.rc10k.harness.ServerProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -118,7 +119,7 @@ final class ThreadCountExperiment {
                 progress.begin(p[0] + (pool > 0 ? " on a pool of " + pool : "") + ", " + users + " users");
                 Point point = measure(p[0], pool, users);
                 points.add(point);
-                Files.writeString(csv, point.csv() + "\n", java.nio.file.StandardOpenOption.APPEND);
+                Files.writeString(csv, point.csv() + "\n", StandardOpenOption.APPEND);
                 System.out.printf(Locale.ROOT, "   %s: %.1f req/s, %d errors, live threads %.0f (baseline %.0f), "
                         + "S %.0f ms, D %.3f ms, Eq.1 %.0f, Eq.2 %.2f%n", point.label(), point.throughput(),
                         point.errors(), point.liveMean(), point.baseline(), point.sMillis(), point.dMillis(),

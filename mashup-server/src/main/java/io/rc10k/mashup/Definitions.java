@@ -5,9 +5,12 @@ import io.rc10k.broker.Partner;
 import io.rc10k.mashup.UriTemplate;
 import io.rc10k.mashup.internal.routing.PartReference;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -76,7 +79,7 @@ public final class Definitions {
         private final Map<String, MashupDefinition> mashups = new LinkedHashMap<>();
         private final List<String> problems = new ArrayList<>();
         /** Partner names a loader saw but could not build (already reported): calls naming them are not reported again. */
-        private final Set<String> declared = new java.util.LinkedHashSet<>();
+        private final Set<String> declared = new LinkedHashSet<>();
 
         private Builder() {
         }
@@ -165,7 +168,7 @@ public final class Definitions {
             // Chained calls: which parts each call takes values from (by index), for the order and cycle checks.
             List<Set<Integer>> takesFrom = new ArrayList<>();
             for (int i = 0; i < m.calls().size(); i++) {
-                takesFrom.add(new java.util.LinkedHashSet<>());
+                takesFrom.add(new LinkedHashSet<>());
             }
             for (int i = 0; i < m.calls().size(); i++) {
                 CallDefinition call = m.calls().get(i);
@@ -178,7 +181,7 @@ public final class Definitions {
                 }
                 if (call.partner() == null || !(partners.containsKey(call.partner())
                         || declared.contains(call.partner()))) {
-                    Set<String> partnerNames = new java.util.LinkedHashSet<>(declared);
+                    Set<String> partnerNames = new LinkedHashSet<>(declared);
                     partnerNames.addAll(partners.keySet());
                     all.add(cat + ".partner: unknown partner \"" + call.partner() + "\" (known: "
                             + String.join(", ", partnerNames) + ")");
@@ -236,7 +239,7 @@ public final class Definitions {
 
         /** True when call {@code from} takes values, directly or through others, from call {@code to}. */
         private static boolean reaches(List<Set<Integer>> takesFrom, int from, int to) {
-            java.util.Deque<Integer> next = new java.util.ArrayDeque<>(List.of(from));
+            Deque<Integer> next = new ArrayDeque<>(List.of(from));
             Set<Integer> seen = new HashSet<>();
             while (!next.isEmpty()) {
                 int call = next.pop();

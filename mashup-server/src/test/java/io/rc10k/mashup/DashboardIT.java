@@ -21,6 +21,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
+import java.util.logging.Logger;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.eclipse.jetty.client.CompletableResponseListener;
@@ -68,7 +69,7 @@ class DashboardIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     /** Held here, as java.util.logging keeps loggers weakly: the level set below must last the run. */
-    private static final java.util.logging.Logger SELENIUM = java.util.logging.Logger.getLogger("org.openqa.selenium");
+    private static final Logger SELENIUM = Logger.getLogger("org.openqa.selenium");
 
     private PartnerStubs stubs;
     private JarProcess jar;

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.eclipse.jetty.client.ContentResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -151,7 +152,7 @@ class DashboardTest {
     }
 
     private static int count(String text, String part) {
-        return text.split(java.util.regex.Pattern.quote(part), -1).length - 1;
+        return text.split(Pattern.quote(part), -1).length - 1;
     }
 
     private static String between(String text, String open, String close) {

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -72,7 +73,7 @@ class DeployRecipesTest {
             String text = current.toString().strip();
             current.setLength(0);
             int space = text.indexOf(' ');
-            all.add(new Instruction(text.substring(0, space).toUpperCase(java.util.Locale.ROOT),
+            all.add(new Instruction(text.substring(0, space).toUpperCase(Locale.ROOT),
                     text.substring(space + 1).strip()));
         }
         return all;

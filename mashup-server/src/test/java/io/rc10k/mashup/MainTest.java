@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rc10k.mashup.internal.wiring.CommandLine;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -58,13 +60,13 @@ class MainTest {
         assertTrue(err().contains("--otlp-endpoint: \"collector:4318\" (accepted: an http or https URL"), err());
         assertEquals(2, run("--otlp-endpoint", "http://collector:4318/ traces"));
         assertTrue(err().contains("--otlp-endpoint: \"http://collector:4318/ traces\" is not a URL"), err());
-        assertEquals(java.net.URI.create("http://collector:4318"),
+        assertEquals(URI.create("http://collector:4318"),
                 CommandLine.parse("--otlp-endpoint", "http://collector:4318").options().otlpEndpoint());
     }
 
     @Test
     void logLevelsAreKeptInOrderWithTheirLevelLowercased() {
-        assertEquals(java.util.List.of("io.rc10k=debug", "org.eclipse.jetty.server.RequestLog=off"),
+        assertEquals(List.of("io.rc10k=debug", "org.eclipse.jetty.server.RequestLog=off"),
                 CommandLine.parse("--log-level", "io.rc10k=DEBUG", "--log-level",
                         "org.eclipse.jetty.server.RequestLog=off").logLevels());
     }

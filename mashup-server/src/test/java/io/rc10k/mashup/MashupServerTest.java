@@ -15,10 +15,14 @@ import io.rc10k.stubs.StubOptions;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.client.CompletableResponseListener;
 import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.server.handler.QoSHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -178,20 +182,20 @@ class MashupServerTest {
 
     @Test
     void theServersPoolIsTheBrokersExecutorAndAsyncStartsNoOtherRequestPool() throws Exception {
-        java.util.Set<String> before = threadNames();
+        Set<String> before = threadNames();
         try (TestServer server = TestServer.start(Mode.ASYNC, definitions)) {
             BrokerClient broker = server.server.getBean(BrokerClient.class);
             assertSame(server.server.getThreadPool(), broker.executor());
             QueuedThreadPool pool = (QueuedThreadPool) server.server.getThreadPool();
             List<CompletableFuture<ContentResponse>> all = new ArrayList<>();
             for (int i = 0; i < 200; i++) {
-                all.add(new org.eclipse.jetty.client.CompletableResponseListener(server.client.newRequest(
+                all.add(new CompletableResponseListener(server.client.newRequest(
                         server.uri.resolve("/mashup/travel?city=Lima")).timeout(30, TimeUnit.SECONDS)).send());
             }
             for (CompletableFuture<ContentResponse> f : all) {
                 assertEquals(200, f.get(60, TimeUnit.SECONDS).getStatus());
             }
-            java.util.Set<String> started = threadNames();
+            Set<String> started = threadNames();
             started.removeAll(before);
             String poolName = pool.getName();
             assertTrue(started.stream().allMatch(n -> n.startsWith(poolName) || n.startsWith("mashup-scheduler")
@@ -200,8 +204,8 @@ class MashupServerTest {
         }
     }
 
-    private static java.util.Set<String> threadNames() {
-        java.util.Set<String> names = new java.util.HashSet<>();
+    private static Set<String> threadNames() {
+        Set<String> names = new HashSet<>();
         Thread.getAllStackTraces().keySet().forEach(t -> names.add(t.getName()));
         return names;
     }
@@ -215,7 +219,7 @@ class MashupServerTest {
             // however slowly this machine gets there.
             List<CompletableFuture<ContentResponse>> held = new ArrayList<>();
             for (int i = 0; i < 2; i++) {
-                held.add(new org.eclipse.jetty.client.CompletableResponseListener(server.client.newRequest(
+                held.add(new CompletableResponseListener(server.client.newRequest(
                         server.uri.resolve("/mashup/wait?ms=8000")).timeout(30, TimeUnit.SECONDS)).send());
             }
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -276,7 +280,7 @@ class MashupServerTest {
                 definitions)) {
             List<CompletableFuture<ContentResponse>> all = new ArrayList<>();
             for (int i = 0; i < 40; i++) {
-                all.add(new org.eclipse.jetty.client.CompletableResponseListener(server.client.newRequest(
+                all.add(new CompletableResponseListener(server.client.newRequest(
                         server.uri.resolve("/mashup/wait?ms=1000")).timeout(60, TimeUnit.SECONDS)).send());
             }
             for (CompletableFuture<ContentResponse> f : all) {
@@ -286,8 +290,8 @@ class MashupServerTest {
             }
             assertSame(server.server.getThreadPool(), server.server.getBean(BrokerClient.class).executor(),
                     "one pool, shared");
-            org.eclipse.jetty.server.handler.QoSHandler queue = server.server.getDescendant(
-                    org.eclipse.jetty.server.handler.QoSHandler.class);
+            QoSHandler queue = server.server.getDescendant(
+                    QoSHandler.class);
             assertTrue(queue.getTotalSuspendedRequestCount() > 0, "the excess waited suspended, holding no thread");
             assertEquals(0, queue.getTotalExpiredRequestCount(), "none waited too long");
         }

@@ -13,11 +13,15 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.eclipse.jetty.client.ContentResponse;
 import org.junit.jupiter.api.Test;
 
@@ -122,7 +126,7 @@ class SlowReaderTest {
     /** Linux's ceiling for a socket's send buffer (net.ipv4.tcp_wmem), else 4 MiB. */
     private static long largestSendBuffer() {
         try {
-            String[] fields = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/sys/net/ipv4/tcp_wmem"))
+            String[] fields = Files.readAllLines(Path.of("/proc/sys/net/ipv4/tcp_wmem"))
                     .get(0).trim().split("\\s+");
             return Long.parseLong(fields[fields.length - 1]);
         } catch (IOException | RuntimeException e) {
@@ -130,8 +134,8 @@ class SlowReaderTest {
         }
     }
 
-    private static void awaitCondition(java.util.function.BooleanSupplier condition,
-            java.util.function.Supplier<String> state) throws InterruptedException {
+    private static void awaitCondition(BooleanSupplier condition,
+            Supplier<String> state) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > end) {

@@ -5,14 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.stubs.PartnerStubs;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -23,6 +29,7 @@ import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -76,7 +83,7 @@ class StandaloneJarIT {
             Thread.sleep(50);
         }
         int ok = 0;
-        java.util.Map<Integer, Integer> statuses = new java.util.TreeMap<>();
+        Map<Integer, Integer> statuses = new TreeMap<>();
         String other = "";
         for (CompletableFuture<ContentResponse> f : all) {
             ContentResponse response = f.get();
@@ -117,13 +124,13 @@ class StandaloneJarIT {
      * A JDK older than 21 to run the jar on: this JVM if it is one, else one installed beside it
      * (under /usr/lib/jvm, as .ci/run looks), else none.
      */
-    private static java.util.Optional<Path> jdkBefore21() throws java.io.IOException {
+    private static Optional<Path> jdkBefore21() throws IOException {
         if (Runtime.version().feature() < 21) {
-            return java.util.Optional.of(Path.of(System.getProperty("java.home"), "bin", "java"));
+            return Optional.of(Path.of(System.getProperty("java.home"), "bin", "java"));
         }
         Path jvms = Path.of("/usr/lib/jvm");
         if (!Files.isDirectory(jvms)) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         try (var homes = Files.list(jvms)) {
             for (Path home : homes.sorted().toList()) {
@@ -132,18 +139,18 @@ class StandaloneJarIT {
                 if (Files.isRegularFile(release) && Files.isExecutable(launcher)) {
                     Matcher m = Pattern.compile("JAVA_VERSION=\"(\\d+)").matcher(Files.readString(release));
                     if (m.find() && Integer.parseInt(m.group(1)) >= 17 && Integer.parseInt(m.group(1)) < 21) {
-                        return java.util.Optional.of(launcher);
+                        return Optional.of(launcher);
                     }
                 }
             }
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     @Test
     void virtualModeOnAJdkBefore21Exits2WithAClearError(@TempDir Path dir) throws Exception {
-        java.util.Optional<Path> jdk = jdkBefore21();
-        org.junit.jupiter.api.Assumptions.assumeTrue(jdk.isPresent(),
+        Optional<Path> jdk = jdkBefore21();
+        Assumptions.assumeTrue(jdk.isPresent(),
                 "no JDK 17 to 20 here (this one is " + Runtime.version() + ", none under /usr/lib/jvm) to run the jar on");
         Path file = dir.resolve("good.json");
         Files.writeString(file, DefinitionsTest.GOOD);
@@ -351,7 +358,7 @@ class StandaloneJarIT {
 
     private static int indexOf(byte[] haystack, byte[] needle) {
         for (int i = 0; i + needle.length <= haystack.length; i++) {
-            if (java.util.Arrays.equals(haystack, i, i + needle.length, needle, 0, needle.length)) {
+            if (Arrays.equals(haystack, i, i + needle.length, needle, 0, needle.length)) {
                 return i;
             }
         }
@@ -379,7 +386,7 @@ class StandaloneJarIT {
         /** One request of the stream: its answer, and when the client had written it whole. */
         record Sent(CompletableFuture<ContentResponse> answer, AtomicLong sentAt) {
         }
-        List<Sent> all = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Sent> all = Collections.synchronizedList(new ArrayList<>());
         AtomicBoolean stop = new AtomicBoolean();
         Thread load = new Thread(() -> {
             // A steady stream: one /mashup/paper (1 s) every 10 ms until told to stop.
@@ -431,9 +438,9 @@ class StandaloneJarIT {
                 int status = sent.answer().get(30, TimeUnit.SECONDS).getStatus();
                 assertTrue(status == 200 || status == 503, "around or after the stop: " + status);
                 refused += status == 503 ? 1 : 0;
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 // Refused at the socket: the connector closed. A clean refusal, not a hang.
-                assertTrue(e.getCause() instanceof java.io.IOException, e.getCause().toString());
+                assertTrue(e.getCause() instanceof IOException, e.getCause().toString());
                 refused++;
             }
         }

@@ -4,6 +4,7 @@ import io.rc10k.broker.Partner;
 import io.rc10k.stubs.PartnerStubs;
 import java.net.URI;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.server.Server;
@@ -87,7 +88,7 @@ final class TestServer implements AutoCloseable {
     }
 
     ContentResponse get(String pathAndQuery) throws Exception {
-        return client.newRequest(uri.resolve(pathAndQuery)).timeout(30, java.util.concurrent.TimeUnit.SECONDS).send();
+        return client.newRequest(uri.resolve(pathAndQuery)).timeout(30, TimeUnit.SECONDS).send();
     }
 
     /** The admin port's base URI: /metrics, /health and /dashboard are always served there. */
@@ -105,7 +106,7 @@ final class TestServer implements AutoCloseable {
         Await.until(() -> {
             try {
                 text[0] = client.newRequest(admin().resolve("/metrics"))
-                        .timeout(30, java.util.concurrent.TimeUnit.SECONDS).send().getContentAsString();
+                        .timeout(30, TimeUnit.SECONDS).send().getContentAsString();
             } catch (Exception e) {
                 throw new IllegalStateException("could not read /metrics", e);
             }

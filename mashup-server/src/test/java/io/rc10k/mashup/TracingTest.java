@@ -15,6 +15,7 @@ import io.rc10k.stubs.StubOptions;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -149,7 +150,7 @@ class TracingTest {
     @EnumSource(Mode.class)
     void aMalformedTraceparentStartsAFreshTraceAndItsTracestateIsDropped(Mode mode) throws Exception {
         try (TestServer server = TestServer.start(mode, definitions)) {
-            String upper = "00-" + TRACE_ID.toUpperCase(java.util.Locale.ROOT) + "-" + PARENT_ID + "-01";
+            String upper = "00-" + TRACE_ID.toUpperCase(Locale.ROOT) + "-" + PARENT_ID + "-01";
             ContentResponse response = get(server, Map.of("traceparent", upper, "tracestate", TRACESTATE));
             List<Seen> seen = seenByPartners(response);
             String traceId = seen.get(0).traceId();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.rc10k.mashup.UriTemplate;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -27,7 +28,7 @@ class UriTemplateTest {
         assertEquals(expected, TEMPLATE.expand(Map.of("id", value, "q", value)));
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void lineBreaksAreEncodedToo() {
         assertEquals("/items/a%0D%0AHost%3A%20evil?q=x&fixed=1",
                 TEMPLATE.expand(Map.of("id", "a\r\nHost: evil", "q", "x")));

@@ -3,17 +3,21 @@ package io.rc10k.stubs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.util.Locale;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -84,10 +88,10 @@ class H2cTest {
         stubs.resetStats();
         long connectionsBefore = stubs.stats().connections();
         for (String fault : new String[] {"reset", "close-mid-body&bytes=100000", "stall", "stall-after-headers"}) {
-            ExecutionException failure = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+            ExecutionException failure = Assertions.assertThrows(ExecutionException.class,
                     () -> h2.newRequest(stubs.uri().resolve("/stub?fault=" + fault)).timeout(5, TimeUnit.SECONDS)
                             .send(), fault);
-            String cause = String.valueOf(failure.getCause()).toLowerCase(java.util.Locale.ROOT);
+            String cause = String.valueOf(failure.getCause()).toLowerCase(Locale.ROOT);
             assertTrue(cause.contains("cancel_stream_error"), fault + ": " + failure.getCause());
             assertEquals(200, h2.GET(stubs.uri().resolve("/stub")).getStatus(), "after " + fault);
         }
@@ -99,7 +103,7 @@ class H2cTest {
     @Test
     void aStreamItsClientResetsWhileTheStubWaitsIsCountedAbandonedAndEndsAtOnce() throws Exception {
         stubs.resetStats();
-        org.eclipse.jetty.client.Request request = h2.newRequest(stubs.uri().resolve("/stub?delay=60000"))
+        Request request = h2.newRequest(stubs.uri().resolve("/stub?delay=60000"))
                 .timeout(60, TimeUnit.SECONDS);
         CountDownLatch ended = new CountDownLatch(1);
         request.send(result -> ended.countDown());
@@ -108,7 +112,7 @@ class H2cTest {
             Thread.sleep(10);
         }
         assertEquals(1, stubs.stats().inFlight(), "the stub holds the request: " + stubs.stats().toJson());
-        request.abort(new java.io.IOException("the client gives up"));
+        request.abort(new IOException("the client gives up"));
         assertTrue(ended.await(30, TimeUnit.SECONDS));
         // The reset ends the stub's wait at once: well before the 60 s delay the test never waits for.
         while ((stubs.stats().inFlight() > 0 || stubs.stats().abandoned() < 1) && System.nanoTime() < end) {

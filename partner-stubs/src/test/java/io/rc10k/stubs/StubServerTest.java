@@ -10,15 +10,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http2.client.HTTP2Client;
+import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -153,12 +158,12 @@ class StubServerTest {
 
     @Test
     void aClientThatGivesUpOverHttp2EndsTheRequestAtOnce() throws Exception {
-        org.eclipse.jetty.client.HttpClient h2 = new org.eclipse.jetty.client.HttpClient(
-                new org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2(
-                        new org.eclipse.jetty.http2.client.HTTP2Client()));
+        HttpClient h2 = new HttpClient(
+                new HttpClientTransportOverHTTP2(
+                        new HTTP2Client()));
         h2.start();
         try (PartnerStubs own = PartnerStubs.start(StubOptions.builder().h2c(true).build())) {
-            assertThrows(java.util.concurrent.TimeoutException.class, () -> h2.newRequest(
+            assertThrows(TimeoutException.class, () -> h2.newRequest(
                     own.uri().resolve("/stub?delay=30000")).timeout(300, TimeUnit.MILLISECONDS).send());
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (own.stats().inFlight() > 0 && System.nanoTime() < deadline) {
@@ -279,7 +284,7 @@ class StubServerTest {
         assertEquals(RawHttp.End.RESET, raw.end());
         assertEquals("", raw.text());
         ExecutionException e = assertThrows(ExecutionException.class, () -> get("/stub?fault=reset"));
-        assertTrue(e.getCause() instanceof java.io.IOException, e.getCause().toString());
+        assertTrue(e.getCause() instanceof IOException, e.getCause().toString());
     }
 
     @Test
@@ -311,7 +316,7 @@ class StubServerTest {
                 });
         assertTrue(headers.await(5, TimeUnit.SECONDS));
         assertTrue(done.await(5, TimeUnit.SECONDS));
-        assertTrue(result[0].getFailure() instanceof java.util.concurrent.TimeoutException,
+        assertTrue(result[0].getFailure() instanceof TimeoutException,
                 String.valueOf(result[0].getFailure()));
     }
 
@@ -388,7 +393,7 @@ class StubServerTest {
     }
 
     /** Waits (bounded) for the stats to satisfy {@code condition}, since counters settle after responses. */
-    static StubStats awaitStats(java.util.function.Predicate<StubStats> condition) throws InterruptedException {
+    static StubStats awaitStats(Predicate<StubStats> condition) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         StubStats stats = stubs.stats();
         while (!condition.test(stats) && System.nanoTime() < deadline) {

@@ -1,5 +1,7 @@
 package io.rc10k.benchmarks.capacity;
 
+import com.sun.management.OperatingSystemMXBean;
+import com.sun.management.UnixOperatingSystemMXBean;
 import io.rc10k.harness.CommandLine;
 import io.rc10k.harness.ServerProcess;
 import java.io.IOException;
@@ -207,7 +209,7 @@ public final class ColdBurst {
 
     /** The server (which inherits this JVM's limit) holds 3N sockets; say plainly when that cannot be. */
     private static void checkOpenFiles(Settings settings) {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.UnixOperatingSystemMXBean os) {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean os) {
             long need = settings.openFilesNeeded();
             long have = os.getMaxFileDescriptorCount();
             if (have < need) {
@@ -239,10 +241,10 @@ public final class ColdBurst {
     }
 
     private static String machine(Settings settings) {
-        long memory = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        long memory = ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getTotalMemorySize();
         long openFiles = ManagementFactory.getOperatingSystemMXBean()
-                instanceof com.sun.management.UnixOperatingSystemMXBean os ? os.getMaxFileDescriptorCount() : -1;
+                instanceof UnixOperatingSystemMXBean os ? os.getMaxFileDescriptorCount() : -1;
         return String.format(Locale.ROOT, "%d cores, %.1f GiB, open-file limit %d, this JVM %s; server %s%s, --mode %s, "
                         + "--max-threads %d, --max-inflight %d; partners %s, circuit breakers %s, warmed with 2 × %d requests",
                 Runtime.getRuntime().availableProcessors(), memory / (double) (1L << 30), openFiles, Runtime.version(),

@@ -1,5 +1,7 @@
 package io.rc10k.benchmarks.capacity;
 
+import com.sun.management.OperatingSystemMXBean;
+import com.sun.management.UnixOperatingSystemMXBean;
 import io.rc10k.harness.CommandLine;
 import io.rc10k.harness.Prometheus;
 import io.rc10k.harness.ServerProcess;
@@ -399,7 +401,7 @@ public final class HeapPerMashup {
 
     /** This JVM and the server (which inherits the limit) each hold N sockets; say plainly when that cannot be. */
     private static void checkOpenFiles(Settings settings) {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.UnixOperatingSystemMXBean os) {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean os) {
             long need = settings.inflight() + settings.partnerConnections() + 512L;
             long have = os.getMaxFileDescriptorCount();
             if (have < need) {
@@ -411,10 +413,10 @@ public final class HeapPerMashup {
     }
 
     private static String machine(Settings settings) {
-        long memory = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        long memory = ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getTotalMemorySize();
         long openFiles = ManagementFactory.getOperatingSystemMXBean()
-                instanceof com.sun.management.UnixOperatingSystemMXBean os ? os.getMaxFileDescriptorCount() : -1;
+                instanceof UnixOperatingSystemMXBean os ? os.getMaxFileDescriptorCount() : -1;
         return String.format(Locale.ROOT, "%d cores, %.1f GiB, open-file limit %d, this JVM %s; server %s%s, --mode %s, "
                         + "--max-threads %d; C = %d h2c calls of %d ms, deadline %d ms",
                 Runtime.getRuntime().availableProcessors(), memory / (double) (1L << 30), openFiles, Runtime.version(),

@@ -1,9 +1,12 @@
 package io.rc10k.benchmarks.capacity;
 
+import com.sun.management.OperatingSystemMXBean;
+import com.sun.management.UnixOperatingSystemMXBean;
 import io.rc10k.harness.CommandLine;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -141,7 +144,7 @@ public final class StubCapacity {
     /** Streams multiplexed by Jetty's HTTP/2 client over at most {@code maxConnections} connections. */
     private static Http1Burst.Outcome h2cBurst(Settings settings, URI target, long timeoutMillis) throws Exception {
         ClientConnector connector = new ClientConnector();
-        connector.setConnectTimeout(java.time.Duration.ofSeconds(20));
+        connector.setConnectTimeout(Duration.ofSeconds(20));
         HttpClient client = new HttpClient(new HttpClientTransportOverHTTP2(new HTTP2Client(connector)));
         client.setMaxConnectionsPerDestination(settings.maxConnections());
         client.setMaxRequestsQueuedPerDestination(settings.requests() * 2);
@@ -191,7 +194,7 @@ public final class StubCapacity {
     }
 
     private static long ownCpuMillis() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime() / 1_000_000;
     }
 
@@ -222,7 +225,7 @@ public final class StubCapacity {
 
     /** The load generator holds one socket per connection; say plainly when the OS will not allow that. */
     private static void checkOpenFiles(Settings settings) {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.UnixOperatingSystemMXBean os) {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean os) {
             long need = settings.maxConnections() + 200L;
             long have = os.getMaxFileDescriptorCount();
             if (have < need) {
@@ -263,7 +266,7 @@ public final class StubCapacity {
         int connections = maxConnections != null ? maxConnections : h2c ? 200 : requests;
         Settings settings = new Settings(h2c, requests, connections, delay, budget, maxThreads, jar, stubArgs);
         System.out.println("machine: " + Runtime.getRuntime().availableProcessors() + " cores, "
-                + ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                + ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                         .getTotalMemorySize() / (1L << 30) + " GiB, JDK " + Runtime.version());
         List<Report> reports = run(settings, rounds);
         Report last = reports.get(reports.size() - 1);

@@ -1,5 +1,6 @@
 package io.rc10k.benchmarks.efficiency;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.rc10k.benchmarks.capacity.StubProcess;
 import io.rc10k.harness.CommandLine;
 import io.rc10k.harness.ServerProcess;
@@ -250,7 +251,7 @@ public final class Efficiency {
     }
 
     private static String machine(Settings settings) {
-        long memory = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        long memory = ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getTotalMemorySize();
         return String.format(Locale.ROOT, "%d cores, %d GiB, servers on %s%s (this JVM: %s); load: %d connections, "
                         + "warm-up at most %d ms, measure %d ms per window; partners over %s; hello handler %s",

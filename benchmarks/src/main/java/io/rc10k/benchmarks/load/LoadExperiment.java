@@ -1,5 +1,6 @@
 package io.rc10k.benchmarks.load;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.rc10k.benchmarks.capacity.StubProcess;
 import io.rc10k.harness.CommandLine;
 import java.lang.management.ManagementFactory;
@@ -114,7 +115,7 @@ public final class LoadExperiment {
             }
         }
         System.out.println("machine: " + Runtime.getRuntime().availableProcessors() + " cores, "
-                + ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                + ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                         .getTotalMemorySize() / (1L << 30) + " GiB, JDK " + Runtime.version());
         boolean passed = "soak".equals(mode)
                 ? soak(maxInFlight, minutes)

@@ -1,8 +1,9 @@
 package io.rc10k.benchmarks.peers;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.rc10k.benchmarks.capacity.StubProcess;
-import io.rc10k.benchmarks.efficiency.Efficiency;
 import io.rc10k.benchmarks.efficiency.Efficiency.Window;
+import io.rc10k.benchmarks.efficiency.Efficiency;
 import io.rc10k.benchmarks.efficiency.Measurement;
 import io.rc10k.harness.CommandLine;
 import io.rc10k.harness.ServerProcess;
@@ -219,7 +220,7 @@ public final class Peers {
 
     private static String machine(Settings settings, String serversJdk) {
         Efficiency.Settings s = settings.servers();
-        long memory = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        long memory = ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getTotalMemorySize();
         return String.format(Locale.ROOT, "%d cores, %d GiB, %s; servers on %s (%s)%s, this JVM %s; C = %d, "
                         + "%d rounds, %d connections, warm-up at most %d ms (later rounds %d ms), measure %d ms",

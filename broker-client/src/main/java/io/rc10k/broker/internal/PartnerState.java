@@ -3,6 +3,7 @@ package io.rc10k.broker.internal;
 import io.rc10k.broker.Outcome;
 import io.rc10k.broker.Partner;
 import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -74,7 +75,7 @@ public final class PartnerState {
 
     /** {@code closed}, {@code open} or {@code half_open}. */
     public String breakerState() {
-        return breaker.state().name().toLowerCase(java.util.Locale.ROOT);
+        return breaker.state().name().toLowerCase(Locale.ROOT);
     }
 
     public int inFlight() {

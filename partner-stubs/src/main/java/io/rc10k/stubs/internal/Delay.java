@@ -1,6 +1,7 @@
 package io.rc10k.stubs.internal;
 
 import io.rc10k.stubs.StubOptions;
+import java.util.Locale;
 import java.util.random.RandomGenerator;
 
 /**
@@ -23,7 +24,7 @@ public record Delay(Distribution distribution, long meanMillis, double sigma) {
         FIXED, UNIFORM, EXPONENTIAL, LOGNORMAL;
 
         String token() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
 
         static Distribution parse(String value) throws BadParameterException {

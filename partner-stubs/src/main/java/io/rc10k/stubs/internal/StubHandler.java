@@ -1,6 +1,7 @@
 package io.rc10k.stubs.internal;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.Random;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -141,7 +142,7 @@ public final class StubHandler extends Handler.Abstract.NonBlocking {
                 .append(",\"headers\":{");
         boolean first = true;
         for (String name : request.getHeaders().getFieldNamesCollection()) {
-            json.append(first ? "" : ",").append(Json.quote(name.toLowerCase(java.util.Locale.ROOT))).append(':')
+            json.append(first ? "" : ",").append(Json.quote(name.toLowerCase(Locale.ROOT))).append(':')
                     .append(Json.quote(String.join(", ", request.getHeaders().getValuesList(name))));
             first = false;
         }

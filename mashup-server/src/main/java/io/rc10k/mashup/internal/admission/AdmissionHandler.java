@@ -6,6 +6,7 @@ import io.rc10k.mashup.internal.observability.MashupMetrics;
 import io.rc10k.mashup.internal.observability.SmallServlets;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -24,7 +25,7 @@ public final class AdmissionHandler extends Handler.Wrapper {
     public static final String ADMIN_CONNECTOR = "admin";
     private final int maxInFlight;
     private final MashupMetrics metrics;
-    private final java.util.function.BooleanSupplier nearConnectionLimit;
+    private final BooleanSupplier nearConnectionLimit;
     private final boolean observabilityOnAdminOnly;
     private final AtomicInteger inFlight = new AtomicInteger();
     private static final ByteBuffer SHED = ByteBuffer.wrap(Composite.error("overloaded",
@@ -42,7 +43,7 @@ public final class AdmissionHandler extends Handler.Wrapper {
      * @param observabilityOnAdminOnly the main connector answers 404 for {@code /metrics} and the
      *                            {@code /health} views, which only the admin connector serves
      */
-    public AdmissionHandler(int maxInFlight, MashupMetrics metrics, java.util.function.BooleanSupplier
+    public AdmissionHandler(int maxInFlight, MashupMetrics metrics, BooleanSupplier
             nearConnectionLimit, boolean observabilityOnAdminOnly, Handler handler) {
         super(handler);
         this.maxInFlight = maxInFlight;

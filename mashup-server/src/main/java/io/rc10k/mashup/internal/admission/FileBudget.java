@@ -1,5 +1,6 @@
 package io.rc10k.mashup.internal.admission;
 
+import com.sun.management.UnixOperatingSystemMXBean;
 import io.rc10k.broker.Partner;
 import java.lang.management.ManagementFactory;
 import java.util.Collection;
@@ -31,7 +32,7 @@ public record FileBudget(long maxFiles, long outboundConnections, int inboundCon
 
     /** This process's open-file limit, or a large number where the JVM cannot tell. */
     public static long processMaxFiles() {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.UnixOperatingSystemMXBean os) {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean os) {
             return os.getMaxFileDescriptorCount();
         }
         return 1_000_000;

@@ -1,7 +1,9 @@
 package io.rc10k.mashup.internal.modes;
 
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.util.VirtualThreads;
@@ -13,9 +15,9 @@ import org.eclipse.jetty.util.component.AbstractLifeCycle;
  * virtual mode). A lifecycle bean of the server (or the web application): created at start, shut
  * down at stop, restartable.
  */
-public final class CallThreads extends AbstractLifeCycle implements java.util.concurrent.Executor {
+public final class CallThreads extends AbstractLifeCycle implements Executor {
     private final boolean virtual;
-    private volatile java.util.concurrent.Executor executor;
+    private volatile Executor executor;
     private ExecutorService platform;
 
     public CallThreads(boolean virtual) {
@@ -55,9 +57,9 @@ public final class CallThreads extends AbstractLifeCycle implements java.util.co
 
     @Override
     public void execute(Runnable task) {
-        java.util.concurrent.Executor current = executor;
+        Executor current = executor;
         if (current == null) {
-            throw new java.util.concurrent.RejectedExecutionException("call threads are stopped");
+            throw new RejectedExecutionException("call threads are stopped");
         }
         current.execute(task);
     }

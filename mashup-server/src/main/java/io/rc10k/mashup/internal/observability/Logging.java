@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.ILoggerFactory;
+import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 
@@ -52,7 +53,7 @@ public final class Logging {
         for (String setting : levels) {
             int eq = setting.indexOf('=');
             String name = setting.substring(0, eq);
-            context.getLogger(name.equalsIgnoreCase("root") ? org.slf4j.Logger.ROOT_LOGGER_NAME : name)
+            context.getLogger(name.equalsIgnoreCase("root") ? Logger.ROOT_LOGGER_NAME : name)
                     .setLevel(Level.toLevel(setting.substring(eq + 1), null));
         }
         if (!SLF4JBridgeHandler.isInstalled()) {

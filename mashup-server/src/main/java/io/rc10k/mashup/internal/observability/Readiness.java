@@ -1,5 +1,6 @@
 package io.rc10k.mashup.internal.observability;
 
+import java.util.Locale;
 import org.eclipse.jetty.util.component.LifeCycle;
 
 /**
@@ -31,7 +32,7 @@ public final class Readiness implements LifeCycle.Listener {
 
         /** {@code starting}, {@code ready} or {@code draining}. */
         public String label() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
 
         public String detail() {

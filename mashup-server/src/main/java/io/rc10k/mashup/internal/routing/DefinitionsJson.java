@@ -20,7 +20,9 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -79,16 +81,16 @@ public final class DefinitionsJson {
         return builder.build();
     }
 
-    private static java.util.Optional<Partner> partner(String name, JsonNode node, List<String> problems) {
+    private static Optional<Partner> partner(String name, JsonNode node, List<String> problems) {
         String at = "partners." + name;
         if (!node.isObject()) {
             problems.add(at + ": must be an object");
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         unknownFields(node, PARTNER, at + ".", problems);
         String baseUri = text(node, "baseUri", at, problems, true);
         if (baseUri == null) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         int before = problems.size();
         Partner.Builder b;
@@ -96,7 +98,7 @@ public final class DefinitionsJson {
             b = Partner.builder(name, baseUri);
         } catch (IllegalArgumentException e) {
             problems.add("partners." + e.getMessage());
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         apply(at, problems, () -> {
             String protocol = text(node, "protocol", at, problems, false);
@@ -114,17 +116,17 @@ public final class DefinitionsJson {
         integer(node, "cacheMaxEntries", at, problems, b::cacheMaxEntries);
         integer(node, "cacheMaxBytes", at, problems, b::cacheMaxBytes);
         circuitBreaker(node.get("circuitBreaker"), at + ".circuitBreaker", problems).ifPresent(b::circuitBreaker);
-        return problems.size() == before ? java.util.Optional.of(b.build()) : java.util.Optional.empty();
+        return problems.size() == before ? Optional.of(b.build()) : Optional.empty();
     }
 
-    private static java.util.Optional<Partner.CircuitBreakerSettings> circuitBreaker(JsonNode node, String at,
+    private static Optional<Partner.CircuitBreakerSettings> circuitBreaker(JsonNode node, String at,
             List<String> problems) {
         if (node == null) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         if (!node.isObject()) {
             problems.add(at + ": must be an object such as {\"consecutiveFailures\": 10, \"coolDownMillis\": 5000}");
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         unknownFields(node, BREAKER, at + ".", problems);
         Partner.CircuitBreakerSettings d = Partner.CircuitBreakerSettings.DEFAULT;
@@ -150,12 +152,12 @@ public final class DefinitionsJson {
             }
         }
         try {
-            return java.util.Optional.of(new Partner.CircuitBreakerSettings(enabled == null || enabled.asBoolean(),
+            return Optional.of(new Partner.CircuitBreakerSettings(enabled == null || enabled.asBoolean(),
                     clamp(consecutive[0]), ratio, clamp(minimum[0]), clamp(window[0]),
                     Duration.ofMillis(Math.max(0, coolDown[0]))));
         } catch (IllegalArgumentException e) {
             problems.add(at + ": " + e.getMessage().substring(e.getMessage().indexOf(": ") + 2));
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 
@@ -291,7 +293,7 @@ public final class DefinitionsJson {
         return value;
     }
 
-    private static void forEachField(JsonNode node, java.util.function.BiConsumer<String, JsonNode> action) {
+    private static void forEachField(JsonNode node, BiConsumer<String, JsonNode> action) {
         if (node == null) {
             return;
         }
