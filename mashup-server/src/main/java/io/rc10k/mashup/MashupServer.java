@@ -2,7 +2,6 @@ package io.rc10k.mashup;
 
 import io.rc10k.broker.BrokerClient;
 import io.rc10k.mashup.internal.admission.AdmissionHandler;
-import io.rc10k.mashup.internal.admission.BlockingRequestLimit;
 import io.rc10k.mashup.internal.admission.FileBudget;
 import io.rc10k.mashup.internal.admission.GracefulMashups;
 import io.rc10k.mashup.internal.observability.Readiness;
@@ -10,7 +9,6 @@ import io.rc10k.mashup.internal.observability.SpanExport;
 import io.rc10k.mashup.internal.wiring.AdminConnector;
 import io.rc10k.mashup.internal.wiring.JsonErrorHandler;
 import io.rc10k.mashup.internal.wiring.MashupServlets;
-import java.time.Duration;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
 import org.eclipse.jetty.io.ArrayByteBufferPool;
@@ -22,7 +20,6 @@ import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.Slf4jRequestLogWriter;
-import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.component.LifeCycle;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
@@ -53,8 +50,6 @@ public final class MashupServer {
      */
     static final String ACCESS_LOG_FORMAT = "%{client}a - %u %{yyyy-MM-dd'T'HH:mm:ss.SSSXXX|UTC}t \"%r\" %s %O "
             + "%{ms}Tms complete=%{Mashup-Complete}o trace=%{traceresponse}o";
-    /** Sync mode: how long a request may wait for a thread, beyond the longest mashup deadline, before a 503. */
-    static final long SYNC_MAX_WAIT_MILLIS = 30_000;
 
     private MashupServer() {
     }
@@ -71,9 +66,7 @@ public final class MashupServer {
         options.mode().requireRunnable();
         QueuedThreadPool pool = new QueuedThreadPool(options.maxThreads(), Math.min(8, options.maxThreads()));
         pool.setName("mashup");
-        if (options.mode() == Mode.VIRTUAL) {
-            pool.setVirtualThreadsExecutor(VirtualThreads.getNamedVirtualThreadsExecutor("mashup-virtual-"));
-        }
+        options.mode().configure(pool);
         Scheduler scheduler = new ScheduledExecutorScheduler("mashup-scheduler", false);
         ByteBufferPool buffers = new ArrayByteBufferPool();
         Server server = new Server(pool, scheduler, buffers);
@@ -117,7 +110,6 @@ public final class MashupServer {
             server.addBean(part, true);
         }
         server.addBean(parts.metrics());
-        BrokerClient broker = parts.broker();
 
         ServletContextHandler context = new ServletContextHandler("/");
         MashupServlets.mount((name, servlet, async, paths) -> {
@@ -132,27 +124,23 @@ public final class MashupServer {
         int nearLimit = Math.max(1, maxConnections * 9 / 10);
         long longestDeadline = definitions.mashups().values().stream()
                 .mapToLong(m -> m.deadline().toMillis()).max().orElse(0);
-        Handler mashups = context;
-        if (options.mode() == Mode.SYNC) {
-            // Blocked servlets must leave the pool room to read their partners' answers: see BlockingRequestLimit.
-            int reserved = broker.ioThreads(); // the broker's loops and selector
-            for (Connector c : server.getConnectors()) {
-                if (c instanceof ServerConnector sc) {
-                    reserved += sc.getAcceptors() + sc.getSelectorManager().getSelectorCount();
-                }
+        // Threads held for good: the broker's loops and selector, and every connector's acceptors and selectors.
+        int reserved = parts.broker().ioThreads();
+        for (Connector c : server.getConnectors()) {
+            if (c instanceof ServerConnector sc) {
+                reserved += sc.getAcceptors() + sc.getSelectorManager().getSelectorCount();
             }
-            mashups = BlockingRequestLimit.wrap(context, BlockingRequestLimit.concurrency(options.maxThreads(), reserved),
-                    maxInFlight, Duration.ofMillis(SYNC_MAX_WAIT_MILLIS + longestDeadline));
         }
+        Handler mashups = options.mode().limitBlocking(context, options.maxThreads(), reserved, maxInFlight,
+                longestDeadline);
         AdmissionHandler admission = new AdmissionHandler(maxInFlight, parts.metrics(),
                 () -> limit.getNetworkConnectionCount() >= nearLimit, options.observabilityOnAdminOnly(), mashups);
         server.addBean(new Limits(budget.maxFiles(), maxConnections, maxInFlight));
         server.setHandler(new GracefulMashups(admission));
         server.setErrorHandler(new JsonErrorHandler());
 
-        // A graceful stop waits for what was admitted; in sync mode that includes requests still waiting for a thread.
-        server.setStopTimeout(longestDeadline + STOP_SLACK_MILLIS
-                + (options.mode() == Mode.SYNC ? SYNC_MAX_WAIT_MILLIS + longestDeadline : 0));
+        // A graceful stop waits for what was admitted, including requests still waiting for a thread.
+        server.setStopTimeout(longestDeadline + STOP_SLACK_MILLIS + options.mode().maxWaitMillis(longestDeadline));
         Slf4jRequestLogWriter accessLog = new Slf4jRequestLogWriter();
         // Jetty formats each line before the writer is asked; with the access log's logger off, format nothing.
         if (LoggerFactory.getLogger(accessLog.getLoggerName()).isInfoEnabled()) {

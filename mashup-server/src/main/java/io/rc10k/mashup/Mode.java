@@ -2,17 +2,60 @@ package io.rc10k.mashup;
 
 import io.rc10k.mashup.internal.admission.BlockingRequestLimit;
 import io.rc10k.mashup.internal.modes.CallThreads;
+import java.time.Duration;
 import java.util.Locale;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.util.VirtualThreads;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /** How the server waits for partners; definitions, templates, composition and metrics are the same in all three. */
 public enum Mode {
     /** {@code startAsync()} and the broker's FanOut: the inbound request holds no thread while it waits (Eq. 2). */
     ASYNC,
     /** A blocking servlet; each outbound call blocks a platform thread of its own (Eq. 1). */
-    SYNC,
+    SYNC {
+        /** Blocked servlets must leave the pool room to read their partners' answers: see BlockingRequestLimit. */
+        @Override
+        Handler limitBlocking(Handler mashups, int maxThreads, int reservedThreads, int maxWaiting,
+                long longestDeadlineMillis) {
+            return BlockingRequestLimit.wrap(mashups, blockingConcurrency(maxThreads, reservedThreads), maxWaiting,
+                    Duration.ofMillis(maxWaitMillis(longestDeadlineMillis)));
+        }
+
+        /** Requests that wait for a thread are admitted too: a stop waits for them as well. */
+        @Override
+        long maxWaitMillis(long longestDeadlineMillis) {
+            return SYNC_MAX_WAIT_MILLIS + longestDeadlineMillis;
+        }
+    },
     /** The blocking code, with servlet dispatches and outbound calls on virtual threads (JDK 21 or newer). */
-    VIRTUAL;
+    VIRTUAL {
+        @Override
+        void configure(QueuedThreadPool pool) {
+            pool.setVirtualThreadsExecutor(VirtualThreads.getNamedVirtualThreadsExecutor(pool.getName() + "-virtual-"));
+        }
+    };
+
+    /** Sync mode: how long a request may wait for a thread, beyond the longest mashup deadline, before a 503. */
+    static final long SYNC_MAX_WAIT_MILLIS = 30_000;
+
+    /** Gives the server's pool what this mode dispatches on: virtual mode adds a virtual-thread executor. */
+    void configure(QueuedThreadPool pool) {
+    }
+
+    /**
+     * The mashups' handler as this mode needs it: sync mode caps how many requests block at once and lets
+     * the rest wait, holding no thread, for at most {@link #maxWaitMillis}; the others take it as it is.
+     */
+    Handler limitBlocking(Handler mashups, int maxThreads, int reservedThreads, int maxWaiting,
+            long longestDeadlineMillis) {
+        return mashups;
+    }
+
+    /** How long an admitted request may wait for a thread before it runs: 0 but in sync mode. */
+    long maxWaitMillis(long longestDeadlineMillis) {
+        return 0;
+    }
 
     /** The servlet blocks its thread until the parts arrive (sync, virtual), rather than suspending (async). */
     public boolean blocks() {
