@@ -143,7 +143,7 @@ public final class RequiredFailureLatency {
                     settings.java(), settings.jvmArgs(), settings.mashupJar(), definitions, List.of("--mode", mode,
                     "--admin-port", Integer.toString(adminPort))), READY)) {
                 RequiredFailurePass pass = new RequiredFailurePass(settings, mode, server.uri(),
-                        URI.create("http://127.0.0.1:" + adminPort + "/metrics"), h2cStub.uri(), h1Stub.uri());
+                        URI.create("http://127.0.0.1:" + adminPort + "/metrics"), h2cStub.uri());
                 if (settings.warmup() > 0) {
                     int most = settings.clients().stream().mapToInt(Integer::intValue).max().orElse(1);
                     passes.add(pass.run(Math.min(most, settings.warmup()), settings.warmup(), true));

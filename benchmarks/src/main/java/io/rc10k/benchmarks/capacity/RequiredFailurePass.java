@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.LongAccumulator;
  * the server and the stubs counted of it.
  *
  * <pre>{@code
- * RequiredFailurePass passes = new RequiredFailurePass(settings, "async", server, metrics, h2cStub, h1Stub);
+ * RequiredFailurePass passes = new RequiredFailurePass(settings, "async", server, metrics, h2cStub);
  * RequiredFailureReport.Pass pass = passes.run(16, 500, false);
  * }</pre>
  *
@@ -46,7 +46,6 @@ final class RequiredFailurePass {
     private final URI server;
     private final URI metrics;
     private final URI h2cStub;
-    private final URI h1Stub;
     private final HttpClient probe = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
 
@@ -59,22 +58,19 @@ final class RequiredFailurePass {
     }
 
     /**
-     * @param h2cStub the stubs that serve the account calls (HTTP/1.1) and the slow h2c calls
-     * @param h1Stub  the stubs that serve the slow HTTP/1.1 calls only
+     * @param h2cStub the stubs that serve the account calls (HTTP/1.1) and the slow h2c calls, and nothing
+     *                else: the slow HTTP/1.1 calls, which a stub cannot see cancelled, go to stubs of their own
      */
-    RequiredFailurePass(RequiredFailureLatency.Settings settings, String mode, URI server, URI metrics, URI h2cStub,
-            URI h1Stub) {
+    RequiredFailurePass(RequiredFailureLatency.Settings settings, String mode, URI server, URI metrics, URI h2cStub) {
         this.settings = settings;
         this.mode = mode;
         this.server = server;
         this.metrics = metrics;
         this.h2cStub = h2cStub;
-        this.h1Stub = h1Stub;
     }
 
     RequiredFailureReport.Pass run(int clients, int requests, boolean warmup) throws Exception {
         StubStats h2cBefore = stubStats(h2cStub.resolve("/stats/reset"), true);
-        StubStats h1Before = stubStats(h1Stub.resolve("/stats"), false);
         Prometheus before = scrape();
         Lateness late = new Lateness();
         Lateness inServer = new Lateness();
@@ -123,14 +119,12 @@ final class RequiredFailurePass {
         String unsettled = threads.stream().anyMatch(Thread::isAlive) ? "clients still waiting for answers" : settle();
         Prometheus after = scrape();
         StubStats h2cAfter = stubStats(h2cStub.resolve("/stats"), false);
-        StubStats h1After = stubStats(h1Stub.resolve("/stats"), false);
         RequiredFailureReport.Pass pass = new RequiredFailureReport.Pass(mode, clients, warmup, requests, right.get(),
                 firstWrong.get(), late.summary(), inServer.summary(), right.get() == 0 ? 0 : failedMin.get(),
                 failedMax.get(), delta(before, after, "slow_h1", "cancelled"), delta(before, after, "slow_h2c", "cancelled"),
                 delta(before, after, "account", "http_error"), h2cAfter.abandoned() - h2cBefore.abandoned(),
                 h2cAfter.served() - h2cBefore.served() - requests - (h2cAfter.abandoned() - h2cBefore.abandoned()),
-                h2cAfter.inFlight(), h1After.inFlight() - h1Before.inFlight(),
-                (long) series(after, "mashup_outbound_connections", "partner=\"slow_h1\""), unsettled);
+                h2cAfter.inFlight(), (long) series(after, "mashup_outbound_connections", "partner=\"slow_h1\""), unsettled);
         System.out.printf(Locale.ROOT, "%s, %d client(s)%s: %,d of %,d right; late %s%n", mode, clients,
                 warmup ? ", warm-up" : "", pass.right(), requests, pass.late().line());
         return pass;

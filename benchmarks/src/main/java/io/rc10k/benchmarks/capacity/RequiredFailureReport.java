@@ -39,15 +39,15 @@ public record RequiredFailureReport(RequiredFailureLatency.Settings settings, St
      * @param h2cAnswered   requests the h2c stub answered beyond the account calls: slow calls it was not told
      *                      of, none when cancelling works
      * @param h2cHeld       requests the h2c stub still held once the pass settled: none when cancelling works
-     * @param h1Held        slow HTTP/1.1 calls the other stub still held: it cannot see a closed connection until
-     *                      it writes, so these say nothing about the cancel; the server's side is {@code h1Open}
-     * @param h1Open        the server's {@code mashup_outbound_connections{partner="slow_h1"}} once settled
+     * @param h1Open        the server's {@code mashup_outbound_connections{partner="slow_h1"}} once settled: a
+     *                      cancelled HTTP/1.1 call's connection is closed. (The stub of those calls is not asked:
+     *                      it cannot see a closed connection until it writes, at the end of its delay.)
      * @param unsettled     what had not ended 30 s after the last answer; null when everything had
      */
     public record Pass(String mode, int clients, boolean warmup, int requests, int right, String firstWrong,
             Lateness.Summary late, Lateness.Summary inServer, long failedAfterMinMillis, long failedAfterMaxMillis,
-            long h1Cancelled, long h2cCancelled, long accountFailed, long h2cAbandoned, long h2cAnswered, long h2cHeld, long h1Held,
-            long h1Open, String unsettled) {
+            long h1Cancelled, long h2cCancelled, long accountFailed, long h2cAbandoned, long h2cAnswered, long h2cHeld, long h1Open,
+            String unsettled) {
 
         /** What is wrong with this pass, each naming the figure; empty when nothing is. */
         List<String> problems(double maxP99Millis) {
@@ -116,7 +116,7 @@ public record RequiredFailureReport(RequiredFailureLatency.Settings settings, St
                 s.failAfterMillis(), s.slowMillis(), s.deadlineMillis()));
         out.append("| mode | clients | requests | 502, slow calls cancelled | late p50 / p90 / p99 / max (ms) "
                 + "| in the server p50 / p99 / max (ms) | account failed after (ms) | h2c calls the stub saw reset "
-                + "| HTTP/1.1 calls the stub still held |\n|---|---|---|---|---|---|---|---|---|\n");
+                + "| slow HTTP/1.1 connections left open |\n|---|---|---|---|---|---|---|---|---|\n");
         for (Mode mode : modes) {
             for (Pass p : mode.passes()) {
                 out.append(String.format(Locale.ROOT, "| %s | %d%s | %,d | %,d | %.2f / %.2f / %s / %.2f | %.0f / %.0f / %.0f "
@@ -125,7 +125,7 @@ public record RequiredFailureReport(RequiredFailureLatency.Settings settings, St
                         p.late().p90Millis(), p.warmup() ? String.format(Locale.ROOT, "%.2f", p.late().p99Millis())
                                 : String.format(Locale.ROOT, "**%.2f**", p.late().p99Millis()), p.late().maxMillis(),
                         p.inServer().p50Millis(), p.inServer().p99Millis(), p.inServer().maxMillis(), p.failedAfterMinMillis(),
-                        p.failedAfterMaxMillis(), p.h2cAbandoned(), p.requests(), p.h1Held()));
+                        p.failedAfterMaxMillis(), p.h2cAbandoned(), p.requests(), p.h1Open()));
             }
         }
         for (Mode mode : modes) {
