@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * How soon after a required part fails the mashup answers 502, with its other calls cancelled: the
@@ -68,7 +69,8 @@ public final class RequiredFailureLatency {
             }
             // Each client holds a connection to the slow HTTP/1.1 partner (256 at most) and, in sync mode, threads.
             if (clients.isEmpty() || clients.stream().anyMatch(k -> k < 1 || k > 100)) {
-                throw new IllegalArgumentException("--clients: " + clients + " (accepted: numbers from 1 to 100)");
+                throw new IllegalArgumentException("--clients: " + clients.stream().map(String::valueOf)
+                        .collect(Collectors.joining(",")) + " (accepted: numbers from 1 to 100)");
             }
             if (failAfterMillis < 1 || failAfterMillis >= deadlineMillis) {
                 throw new IllegalArgumentException("--fail-after-ms: " + failAfterMillis + " (accepted: 1 to under "
