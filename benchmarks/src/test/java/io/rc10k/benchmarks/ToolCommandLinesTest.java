@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rc10k.benchmarks.capacity.ColdBurst;
 import io.rc10k.benchmarks.capacity.DeadlineOvershoot;
 import io.rc10k.benchmarks.capacity.HeapPerMashup;
+import io.rc10k.benchmarks.capacity.RequiredFailureLatency;
 import io.rc10k.benchmarks.capacity.StubCapacity;
 import io.rc10k.benchmarks.efficiency.Efficiency;
 import io.rc10k.benchmarks.efficiency.HelloServer;
@@ -45,6 +46,7 @@ class ToolCommandLinesTest {
             case "cold-burst" -> new Tool(ColdBurst.class, "--concurrent");
             case "heap-per-mashup" -> new Tool(HeapPerMashup.class, "--inflight");
             case "deadline-overshoot" -> new Tool(DeadlineOvershoot.class, "--repeats");
+            case "required-failure-latency" -> new Tool(RequiredFailureLatency.class, "--requests");
             case "hello" -> new Tool(HelloServer.class, "--port");
             case "jdk-peer" -> new Tool(JdkFanOut.class, "--calls");
             case "jetty-peer" -> new Tool(JettyFanOut.class, "--calls");
@@ -69,7 +71,7 @@ class ToolCommandLinesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "peers", "cold-burst", "heap-per-mashup",
-            "deadline-overshoot", "hello", "jdk-peer", "jetty-peer", "vertx-peer"})
+            "deadline-overshoot", "required-failure-latency", "hello", "jdk-peer", "jetty-peer", "vertx-peer"})
     void helpPrintsTheUsageAndExits0(String name) throws Exception {
         Run run = run(name, "--help");
         assertEquals(0, run.exit(), run.toString());
@@ -78,7 +80,7 @@ class ToolCommandLinesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "peers", "cold-burst", "heap-per-mashup",
-            "deadline-overshoot", "hello", "jdk-peer", "jetty-peer", "vertx-peer"})
+            "deadline-overshoot", "required-failure-latency", "hello", "jdk-peer", "jetty-peer", "vertx-peer"})
     void versionPrintsTheProjectVersionAndExits0(String name) throws Exception {
         Run run = run(name, "--version");
         assertEquals(0, run.exit(), run.toString());
@@ -87,7 +89,7 @@ class ToolCommandLinesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "peers", "cold-burst", "heap-per-mashup",
-            "deadline-overshoot", "hello", "jdk-peer", "jetty-peer", "vertx-peer"})
+            "deadline-overshoot", "required-failure-latency", "hello", "jdk-peer", "jetty-peer", "vertx-peer"})
     void aBadLineExits2NamingTheOption(String name) throws Exception {
         assertBadLine(name, "--colour: unknown option", "--colour");
         String option = tool(name).numberOption();

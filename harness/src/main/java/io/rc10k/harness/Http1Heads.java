@@ -7,12 +7,18 @@ public final class Http1Heads {
 
     /** The {@code Content-Length} a response head declares, or -1 when it declares none. */
     public static long contentLength(String head) {
+        String value = header(head, "Content-Length");
+        return value == null ? -1 : Long.parseLong(value);
+    }
+
+    /** The value of the first header {@code name} (case-insensitive) in a response head, trimmed; null when absent. */
+    public static String header(String head, String name) {
         for (String line : head.split("\r\n")) {
             int colon = line.indexOf(':');
-            if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase("Content-Length")) {
-                return Long.parseLong(line.substring(colon + 1).trim());
+            if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase(name)) {
+                return line.substring(colon + 1).trim();
             }
         }
-        return -1;
+        return null;
     }
 }

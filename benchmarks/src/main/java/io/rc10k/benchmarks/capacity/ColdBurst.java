@@ -222,7 +222,7 @@ public final class ColdBurst {
     }
 
     /** The first line of {@code java -version} of the server's java, run once before the server starts. */
-    private static String javaVersion(String java) throws IOException, InterruptedException {
+    static String javaVersion(String java) throws IOException, InterruptedException {
         Process process = new ProcessBuilder(java, "-version").redirectErrorStream(true).start();
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         process.waitFor(30, TimeUnit.SECONDS);

@@ -8,20 +8,21 @@ import io.rc10k.harness.CommandLine;
 import io.rc10k.stubs.PartnerStubs;
 import io.rc10k.stubs.StubOptions;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * How soon after its deadline a fan-out completes: the broker-client issue's case — calls of 100 ms,
  * 200 ms and 5 s under a 1 s deadline — repeated, over HTTP/1.1 and h2c, against in-process stubs.
+ * Prints each fan-out's elapsed time beyond the deadline as {@link Lateness} percentiles.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.rc10k.benchmarks.capacity.DeadlineOvershoot [--repeats N | N]
  * </pre>
  */
 public final class DeadlineOvershoot {
+    private static final Duration DEADLINE = Duration.ofSeconds(1);
+
     private DeadlineOvershoot() {
     }
 
@@ -55,9 +56,9 @@ public final class DeadlineOvershoot {
             broker.start();
             try {
                 for (String partner : List.of("h1", "h2c")) {
-                    List<Long> micros = new ArrayList<>();
+                    Lateness late = new Lateness();
                     for (int i = 0; i < repeats; i++) {
-                        FanOutResult result = broker.fanOut(Duration.ofSeconds(1))
+                        FanOutResult result = broker.fanOut(DEADLINE)
                                 .call(partner, "stub?delay=100")
                                 .call(partner, "stub?delay=200")
                                 .call(partner, "stub?delay=5000")
@@ -65,13 +66,10 @@ public final class DeadlineOvershoot {
                         if (result.count(Outcome.Kind.OK) != 2 || result.count(Outcome.Kind.TIMEOUT) != 1) {
                             throw new IllegalStateException("unexpected outcomes: " + result.outcomes());
                         }
-                        micros.add(result.elapsedNanos() / 1_000);
+                        late.record(result.elapsedNanos() - DEADLINE.toNanos());
                     }
-                    Collections.sort(micros);
                     System.out.printf("%s: %d fan-outs (100 ms, 200 ms, 5 s; deadline 1 s), each 2 OK + 1 TIMEOUT: "
-                                    + "elapsed min %.1f ms, median %.1f ms, max %.1f ms%n", partner, repeats,
-                            micros.get(0) / 1000.0, micros.get(repeats / 2) / 1000.0,
-                            micros.get(repeats - 1) / 1000.0);
+                            + "complete after the deadline %s%n", partner, repeats, late.summary().line());
                 }
             } finally {
                 broker.stop();

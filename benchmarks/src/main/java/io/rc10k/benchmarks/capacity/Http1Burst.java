@@ -189,14 +189,7 @@ final class Http1Burst {
     }
 
     private boolean carriesRequired(String head) {
-        for (String line : head.split("\r\n")) {
-            int colon = line.indexOf(':');
-            if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase(requiredName)
-                    && line.substring(colon + 1).trim().equals(requiredValue)) {
-                return true;
-            }
-        }
-        return false;
+        return requiredValue.equals(Http1Heads.header(head, requiredName));
     }
 
     private void fail(String why) {
