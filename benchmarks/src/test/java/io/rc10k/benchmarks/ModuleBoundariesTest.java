@@ -62,4 +62,16 @@ class ModuleBoundariesTest {
                 .should().dependOnClassesThat().resideInAPackage("io.rc10k.stubs..")
                 .check(MAIN);
     }
+
+    /**
+     * A stock Jetty hides its server classes from web applications, so nothing the WAR's listener reaches
+     * may use them (a Jetty handler in {@code Mode} once failed every deployment with NoClassDefFoundError).
+     */
+    @Test
+    void nothingTheWarLoadsUsesJettysServerClasses() {
+        noClasses().that().haveFullyQualifiedName("io.rc10k.mashup.MashupWebApp")
+                .should().transitivelyDependOnClassesThat().resideInAnyPackage("org.eclipse.jetty.server..",
+                        "org.eclipse.jetty.ee11..")
+                .check(MAIN);
+    }
 }

@@ -2,6 +2,7 @@ package io.rc10k.mashup;
 
 import io.rc10k.broker.BrokerClient;
 import io.rc10k.mashup.internal.admission.AdmissionHandler;
+import io.rc10k.mashup.internal.admission.BlockingRequestLimit;
 import io.rc10k.mashup.internal.admission.FileBudget;
 import io.rc10k.mashup.internal.admission.GracefulMashups;
 import io.rc10k.mashup.internal.observability.Readiness;
@@ -9,6 +10,7 @@ import io.rc10k.mashup.internal.observability.SpanExport;
 import io.rc10k.mashup.internal.wiring.AdminConnector;
 import io.rc10k.mashup.internal.wiring.JsonErrorHandler;
 import io.rc10k.mashup.internal.wiring.MashupServlets;
+import java.time.Duration;
 import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee11.servlet.ServletHolder;
 import org.eclipse.jetty.io.ArrayByteBufferPool;
@@ -131,8 +133,11 @@ public final class MashupServer {
                 reserved += sc.getAcceptors() + sc.getSelectorManager().getSelectorCount();
             }
         }
-        Handler mashups = options.mode().limitBlocking(context, options.maxThreads(), reserved, maxInFlight,
-                longestDeadline);
+        Mode mode = options.mode();
+        // Sync mode: blocked servlets must leave the pool room to read their partners' answers (BlockingRequestLimit).
+        Handler mashups = !mode.capsBlocking() ? context : BlockingRequestLimit.wrap(context,
+                Mode.blockingConcurrency(options.maxThreads(), reserved), maxInFlight,
+                Duration.ofMillis(mode.maxWaitMillis(longestDeadline)));
         AdmissionHandler admission = new AdmissionHandler(maxInFlight, parts.metrics(),
                 () -> limit.getNetworkConnectionCount() >= nearLimit, options.observabilityOnAdminOnly(), mashups);
         server.addBean(new Limits(budget.maxFiles(), maxConnections, maxInFlight));

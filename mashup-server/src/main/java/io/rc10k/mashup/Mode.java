@@ -1,10 +1,7 @@
 package io.rc10k.mashup;
 
-import io.rc10k.mashup.internal.admission.BlockingRequestLimit;
 import io.rc10k.mashup.internal.modes.CallThreads;
-import java.time.Duration;
 import java.util.Locale;
-import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
@@ -14,17 +11,14 @@ public enum Mode {
     ASYNC,
     /** A blocking servlet; each outbound call blocks a platform thread of its own (Eq. 1). */
     SYNC {
-        /** Blocked servlets must leave the pool room to read their partners' answers: see BlockingRequestLimit. */
         @Override
-        Handler limitBlocking(Handler mashups, int maxThreads, int reservedThreads, int maxWaiting,
-                long longestDeadlineMillis) {
-            return BlockingRequestLimit.wrap(mashups, blockingConcurrency(maxThreads, reservedThreads), maxWaiting,
-                    Duration.ofMillis(maxWaitMillis(longestDeadlineMillis)));
+        public boolean capsBlocking() {
+            return true;
         }
 
         /** Requests that wait for a thread are admitted too: a stop waits for them as well. */
         @Override
-        long maxWaitMillis(long longestDeadlineMillis) {
+        public long maxWaitMillis(long longestDeadlineMillis) {
             return SYNC_MAX_WAIT_MILLIS + longestDeadlineMillis;
         }
     },
@@ -37,23 +31,23 @@ public enum Mode {
     };
 
     /** Sync mode: how long a request may wait for a thread, beyond the longest mashup deadline, before a 503. */
-    static final long SYNC_MAX_WAIT_MILLIS = 30_000;
+    public static final long SYNC_MAX_WAIT_MILLIS = 30_000;
 
     /** Gives the server's pool what this mode dispatches on: virtual mode adds a virtual-thread executor. */
     void configure(QueuedThreadPool pool) {
     }
 
     /**
-     * The mashups' handler as this mode needs it: sync mode caps how many requests block at once and lets
-     * the rest wait, holding no thread, for at most {@link #maxWaitMillis}; the others take it as it is.
+     * Whether the standalone server caps how many mashup requests block at once (sync mode: see
+     * {@link #blockingConcurrency}); the rest wait, holding no thread, for at most {@link #maxWaitMillis}.
+     * (A flag, not a Jetty handler: this class is loaded by the WAR too, which sees no Jetty server class.)
      */
-    Handler limitBlocking(Handler mashups, int maxThreads, int reservedThreads, int maxWaiting,
-            long longestDeadlineMillis) {
-        return mashups;
+    public boolean capsBlocking() {
+        return false;
     }
 
     /** How long an admitted request may wait for a thread before it runs: 0 but in sync mode. */
-    long maxWaitMillis(long longestDeadlineMillis) {
+    public long maxWaitMillis(long longestDeadlineMillis) {
         return 0;
     }
 
@@ -84,7 +78,8 @@ public enum Mode {
      * suspended, holding no thread; so sync throughput follows min(N, this) / S (the cap law).
      */
     public static int blockingConcurrency(int maxThreads, int reservedThreads) {
-        return BlockingRequestLimit.concurrency(maxThreads, reservedThreads);
+        // The pool less what is held for good, less room for the client's I/O: an eighth of the pool, at least 4.
+        return Math.max(1, maxThreads - reservedThreads - Math.max(4, maxThreads / 8));
     }
 
     public String label() {
