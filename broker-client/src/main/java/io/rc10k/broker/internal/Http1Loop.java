@@ -18,7 +18,10 @@ import org.slf4j.LoggerFactory;
 /**
  * One selector of an {@link Http1Wire} and the connections registered on it, run as one long task on
  * the shared executor (as Jetty's own selectors are). Every {@value #TICK_MILLIS} ms it checks its
- * connections' connect, call and idle deadlines, so no exchange needs a timer of its own.
+ * connections' connect, call and idle deadlines, so no exchange needs a timer of its own. Between two
+ * selects it runs at most {@value #MAX_TASKS_PER_SELECT} queued tasks: a burst of new calls, each
+ * queueing the opening of a connection, must not hold back the connections that are ready (connects to
+ * finish and requests to write, answers to read) nor the deadline checks.
  *
  * <p>Threading: {@link #execute} and {@link #run(Runnable)} from any thread; everything else on the loop's
  * thread. Tasks and callbacks run on it must not block: it reads every connection it holds.</p>
@@ -26,6 +29,12 @@ import org.slf4j.LoggerFactory;
 final class Http1Loop implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(Http1Loop.class);
     static final long TICK_MILLIS = 50;
+    /**
+     * Tasks run between two selects. Without a bound, 2,000 calls arriving at once queued 4,000 opens
+     * that other threads kept adding to while the loop ran them, and no connect was finished, so no
+     * request written, until the queue ran dry (docs/results/cold-burst.md).
+     */
+    static final int MAX_TASKS_PER_SELECT = 64;
 
     final Selector selector;
     /** Where responses are read and parsed: the parser keeps what it needs, so one buffer serves every connection. */
@@ -83,7 +92,11 @@ final class Http1Loop implements Runnable {
                 } else {
                     selector.selectNow(this::ready); // tasks queued by the loop itself: run them without waiting
                 }
-                for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {
+                for (int ran = 0; ran < MAX_TASKS_PER_SELECT; ran++) {
+                    Runnable task = tasks.poll();
+                    if (task == null) {
+                        break;
+                    }
                     runSafely(task);
                 }
                 long now = System.nanoTime();

@@ -155,6 +155,11 @@ public final class Http1Wire extends AbstractLifeCycle implements Wire {
         }
     }
 
+    /** The loop at {@code index}: for tests that need to act on a loop's own thread. */
+    Http1Loop loop(int index) {
+        return loops[index];
+    }
+
     long idleTimeoutNanos() {
         return IDLE_TIMEOUT_NANOS;
     }
