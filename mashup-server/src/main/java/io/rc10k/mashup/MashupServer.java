@@ -65,10 +65,11 @@ public final class MashupServer {
      *                       costs two sockets here, which the open-file budget counts
      */
     public static Server createServer(MashupOptions options, Definitions definitions, boolean stubsInProcess) {
-        options.mode().requireRunnable();
+        Mode mode = options.mode();
+        mode.requireRunnable();
         QueuedThreadPool pool = new QueuedThreadPool(options.maxThreads(), Math.min(8, options.maxThreads()));
         pool.setName("mashup");
-        options.mode().configure(pool);
+        mode.configure(pool);
         Scheduler scheduler = new ScheduledExecutorScheduler("mashup-scheduler", false);
         ByteBufferPool buffers = new ArrayByteBufferPool();
         Server server = new Server(pool, scheduler, buffers);
@@ -105,8 +106,7 @@ public final class MashupServer {
         }
         Readiness readiness = new Readiness();
         server.addEventListener(readiness);
-        // The live view is mapped for every connector; AdmissionHandler lets only the admin connector reach it.
-        MashupServlets.Parts parts = MashupServlets.parts(definitions, options.mode(), pool, scheduler, buffers, spans,
+        MashupServlets.Parts parts = MashupServlets.parts(definitions, mode, pool, scheduler, buffers, spans,
                 readiness, pool.getName(), true);
         for (LifeCycle part : parts.lifeCycles()) {
             server.addBean(part, true);
@@ -114,6 +114,7 @@ public final class MashupServer {
         server.addBean(parts.metrics());
 
         ServletContextHandler context = new ServletContextHandler("/");
+        // The live view is mapped for every connector; AdmissionHandler lets only the admin connector reach it.
         MashupServlets.mount((name, servlet, async, paths) -> {
             ServletHolder holder = new ServletHolder(name, servlet);
             if (async) {
@@ -133,7 +134,6 @@ public final class MashupServer {
                 reserved += sc.getAcceptors() + sc.getSelectorManager().getSelectorCount();
             }
         }
-        Mode mode = options.mode();
         // Sync mode: blocked servlets must leave the pool room to read their partners' answers (BlockingRequestLimit).
         Handler mashups = !mode.capsBlocking() ? context : BlockingRequestLimit.wrap(context,
                 Mode.blockingConcurrency(options.maxThreads(), reserved), maxInFlight,
@@ -145,7 +145,7 @@ public final class MashupServer {
         server.setErrorHandler(new JsonErrorHandler());
 
         // A graceful stop waits for what was admitted, including requests still waiting for a thread.
-        server.setStopTimeout(longestDeadline + STOP_SLACK_MILLIS + options.mode().maxWaitMillis(longestDeadline));
+        server.setStopTimeout(longestDeadline + STOP_SLACK_MILLIS + mode.maxWaitMillis(longestDeadline));
         Slf4jRequestLogWriter accessLog = new Slf4jRequestLogWriter();
         // Jetty formats each line before the writer is asked; with the access log's logger off, format nothing.
         if (LoggerFactory.getLogger(accessLog.getLoggerName()).isInfoEnabled()) {
