@@ -19,9 +19,16 @@ import java.util.regex.Pattern;
  * and how it starts them: partner stubs and the mashup server, each a process of its own. Paths are
  * relative to the repository root ({@code --root}, default the working directory).
  */
-record Lab(Path root, Path out, JMeter jmeter) {
+record Lab(Path root, Path out, JMeter jmeter, Map<Integer, Integer> stubPorts) {
     private static final Pattern STUBS_READY = Pattern.compile("partner-stubs ready .* on: (http://\\S+)");
     private static final Pattern MASHUP_READY = Pattern.compile("mashup-server ready on (http://\\S+)");
+    /** The first stub port the configurations name; the others follow it. */
+    private static final int CONFIGURED_FIRST_PORT = 9101;
+
+    /** @param stubPorts configured stub port → the port its stub took, while stubs run (filled by startStubs) */
+    Lab(Path root, Path out, JMeter jmeter) {
+        this(root, out, jmeter, new LinkedHashMap<>());
+    }
 
     Path plan(String name) {
         return root.resolve("jmeter-plans").resolve(name);
@@ -33,20 +40,44 @@ record Lab(Path root, Path out, JMeter jmeter) {
     }
 
     /**
-     * Partner stubs on {@code ports} (a range such as 9101-9103, which the configurations name),
-     * answering HTTP/1.1 and h2c on each.
+     * Partner stubs for the configurations, answering HTTP/1.1 and h2c: the configurations name
+     * {@code 127.0.0.1:9101} up to {@code 9100 + count}; the stubs take free ports of this machine instead,
+     * and {@link #startMashup} gives the server its configuration with those ports, so that two runs (two
+     * builds, say) can share a machine.
      */
-    ServerProcess startStubs(String ports) throws IOException {
+    ServerProcess startStubs(int count) throws IOException {
+        stubPorts.clear();
+        while (stubPorts.size() < count) {
+            int port = ServerProcess.freePort();
+            if (!stubPorts.containsValue(port)) {
+                stubPorts.put(CONFIGURED_FIRST_PORT + stubPorts.size(), port);
+            }
+        }
+        String ports = String.join(",", stubPorts.values().stream().map(String::valueOf).toList());
         return ServerProcess.startJar("stubs", jar("partner-stubs"), List.of(),
                 List.of("--port", ports, "--host", "127.0.0.1", "--h2c"), STUBS_READY);
     }
 
-    /** A fresh mashup server on an ephemeral port, access log off. */
+    /** A fresh mashup server on an ephemeral port, access log off, its partners where the stubs are. */
     ServerProcess startMashup(Path config, String mode, int maxThreads) throws IOException {
-        List<String> args = new ArrayList<>(List.of("--config", config.toString(), "--mode", mode, "--port", "0",
-                "--admin-port", "-1", "--max-threads", Integer.toString(maxThreads)));
+        List<String> args = new ArrayList<>(List.of("--config", withStubPorts(config).toString(), "--mode", mode,
+                "--port", "0", "--admin-port", "-1", "--max-threads", Integer.toString(maxThreads)));
         args.addAll(ServerProcess.NO_ACCESS_LOG);
         return ServerProcess.startJar("mashup", jar("mashup-server"), List.of(), args, MASHUP_READY);
+    }
+
+    /** The configuration with each configured stub port replaced by the port its stub took (a temporary copy). */
+    private Path withStubPorts(Path config) throws IOException {
+        if (stubPorts.isEmpty()) {
+            return config;
+        }
+        String text = Files.readString(config);
+        for (Map.Entry<Integer, Integer> port : stubPorts.entrySet()) {
+            text = text.replace("127.0.0.1:" + port.getKey(), "127.0.0.1:" + port.getValue());
+        }
+        Path copy = Files.createTempFile("rc10k-" + config.getFileName().toString().replace(".json", "-"), ".json");
+        copy.toFile().deleteOnExit();
+        return Files.writeString(copy, text);
     }
 
     /**

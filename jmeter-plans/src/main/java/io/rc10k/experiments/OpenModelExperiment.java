@@ -99,7 +99,7 @@ final class OpenModelExperiment {
         Files.writeString(csv, CSV_HEADER + "\n");
         long runSeconds = (long) settings.interArrivals().size() * settings.phaseSeconds() + deadlineMillis / 1000 + 5;
         Progress progress = new Progress(settings.modes().size(), runSeconds + 15);
-        try (ServerProcess stubs = lab.startStubs("9101-9103")) {
+        try (ServerProcess stubs = lab.startStubs(3)) {
             for (String mode : settings.modes()) {
                 progress.begin(mode + " mode, " + settings.interArrivals().size() + " phases of "
                         + settings.phaseSeconds() + " s (" + Progress.clock(runSeconds) + ")");

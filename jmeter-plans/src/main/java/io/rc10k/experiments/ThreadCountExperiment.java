@@ -112,7 +112,7 @@ final class ThreadCountExperiment {
         Files.writeString(csv, CSV_HEADER + "\n");
         Progress progress = new Progress(plan.size(),
                 10 + settings.rampupSeconds() + settings.settleSeconds() + settings.windowSeconds());
-        try (ServerProcess stubs = lab.startStubs("9101-9102")) {
+        try (ServerProcess stubs = lab.startStubs(2)) {
             for (String[] p : plan) {
                 int users = Integer.parseInt(p[2]);
                 int pool = Integer.parseInt(p[1]);
