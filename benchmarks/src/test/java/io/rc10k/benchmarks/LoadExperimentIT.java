@@ -16,11 +16,13 @@ import org.junit.jupiter.api.Test;
  */
 class LoadExperimentIT {
     /**
-     * The mashup takes 1 s (partners at 0.5 s and 1 s): a 503 within 0.5 s was shed on arrival, not
-     * queued for a slot. Admitted requests within 10 s (the server's own deadline is 2 s; the rest is
-     * this machine). Some request must be shed at 3x capacity, and the server must be back within 30 s.
+     * The mashup takes 1 s (partners at 0.5 s and 1 s): a 503 at p99 within 0.9 s of its actual send
+     * (not its intended time — a starved generator sends late) was shed on arrival, not after waiting
+     * for a slot. Admitted requests within 10 s (the server's
+     * own deadline is 2 s; the rest is this machine). Some request must be shed at 3x capacity, and the
+     * server must be back within 30 s.
      */
-    private static final LoadExperiment.Checks BEHAVIOUR = new LoadExperiment.Checks(500, 10_000, 30_000, true);
+    private static final LoadExperiment.Checks BEHAVIOUR = new LoadExperiment.Checks(900, 10_000, 30_000, true, true);
 
     @Test
     void threeTimesWhatTheServerAdmitsIsShedAndTheServerRecovers() throws Exception {
