@@ -19,7 +19,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Pattern;
 import org.eclipse.jetty.client.AbstractConnectionPool;
 import org.eclipse.jetty.client.ConnectionPool;
 import org.eclipse.jetty.client.Destination;
@@ -99,7 +98,7 @@ public final class BrokerClient extends ContainerLifeCycle {
      * The one rule: the broker refuses such headers, and mashup definitions may not forward them.
      */
     static void checkMethod(String method) {
-        if (method == null || !TOKEN.matcher(method).matches()) {
+        if (!isToken(method)) {
             throw new IllegalArgumentException("method: \"" + method + "\" (accepted: GET, HEAD, POST, …)");
         }
     }
@@ -116,7 +115,20 @@ public final class BrokerClient extends ContainerLifeCycle {
         return REFUSED_HEADERS.contains(lower) || lower.startsWith("proxy-");
     }
 
-    private static final Pattern TOKEN = Pattern.compile("[A-Za-z]{1,20}");
+    /** One to twenty ASCII letters: every method a partner call may use. */
+    private static boolean isToken(String method) {
+        if (method == null || method.isEmpty() || method.length() > 20) {
+            return false;
+        }
+        for (int i = 0; i < method.length(); i++) {
+            char c = method.charAt(i);
+            if (!(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private HttpClient http;
     private Scheduler scheduler;
     private Executor executor;
@@ -303,11 +315,22 @@ public final class BrokerClient extends ContainerLifeCycle {
     /**
      * Resolves {@code pathAndQuery} under the partner's base path. A leading {@code /} is relative to
      * the base path too; anything that would change scheme, host or port is refused.
+     *
+     * <p>A relative path without dot segments resolves to the base followed by the path (RFC 3986,
+     * 5.2.2 and 5.2.3, with a base path that ends in {@code /}), so the usual call is parsed once,
+     * as that concatenation; anything else takes the general resolution and its checks.</p>
      */
     static URI resolve(Partner partner, String pathAndQuery) {
         String relative = pathAndQuery.startsWith("/") ? pathAndQuery.substring(1) : pathAndQuery;
         URI base = partner.baseUri();
         refuseDotSegments(partner, pathAndQuery, relative);
+        if (plainRelative(relative) && plainBase(base)) {
+            try {
+                return new URI(base + relative);
+            } catch (URISyntaxException e) {
+                throw notPercentEncoded(partner, pathAndQuery, e);
+            }
+        }
         URI uri;
         try {
             URI reference = new URI(relative);
@@ -317,8 +340,7 @@ public final class BrokerClient extends ContainerLifeCycle {
             }
             uri = base.resolve(reference);
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("call to " + partner.name() + ": \"" + pathAndQuery
-                    + "\" is not a percent-encoded path and query (" + e.getReason() + ")");
+            throw notPercentEncoded(partner, pathAndQuery, e);
         }
         if (!base.getRawAuthority().equals(uri.getRawAuthority()) || !uri.getRawPath().startsWith(base.getRawPath())) {
             throw new IllegalArgumentException("call to " + partner.name() + ": \"" + pathAndQuery
@@ -327,24 +349,92 @@ public final class BrokerClient extends ContainerLifeCycle {
         return uri;
     }
 
+    private static IllegalArgumentException notPercentEncoded(Partner partner, String pathAndQuery,
+            URISyntaxException e) {
+        return new IllegalArgumentException("call to " + partner.name() + ": \"" + pathAndQuery
+                + "\" is not a percent-encoded path and query (" + e.getReason() + ")");
+    }
+
+    /**
+     * A relative path that starts with a segment, names no scheme and has no empty segment (which the
+     * general resolution would drop): then it resolves to the base followed by it.
+     */
+    private static boolean plainRelative(String relative) {
+        if (relative.isEmpty() || relative.charAt(0) == '/') {
+            return false;
+        }
+        boolean firstSegment = true;
+        for (int i = 0; i < relative.length(); i++) {
+            char c = relative.charAt(i);
+            if (c == '?' || c == '#') {
+                return true;
+            }
+            if (c == ':' && firstSegment) {
+                return false;
+            }
+            if (c == '/') {
+                if (i + 1 < relative.length() && relative.charAt(i + 1) == '/') {
+                    return false;
+                }
+                firstSegment = false;
+            }
+        }
+        return true;
+    }
+
+    /** A base path without dot segments (the partner's base always ends in {@code /}). */
+    private static boolean plainBase(URI base) {
+        String path = base.getRawPath();
+        return !path.contains("/./") && !path.contains("/../");
+    }
+
     /**
      * Refuses path segments that some partner servers would treat as {@code .}, {@code ..} or a
      * separator once decoded: {@code %2e%2e}, {@code ..;}, {@code %2F}, {@code %5C}, {@code \}.
      */
     private static void refuseDotSegments(Partner partner, String pathAndQuery, String relative) {
         int query = relative.indexOf('?');
-        String path = query < 0 ? relative : relative.substring(0, query);
-        for (String segment : path.split("/", -1)) {
-            String lower = segment.toLowerCase(Locale.ROOT);
-            String decoded = lower.replace("%2e", ".");
-            int semicolon = decoded.indexOf(';');
-            String bare = semicolon < 0 ? decoded : decoded.substring(0, semicolon);
-            if (bare.equals(".") || bare.equals("..") || lower.contains("%2f") || lower.contains("%5c")
-                    || lower.contains("\\") || lower.contains(";")) {
+        int end = query < 0 ? relative.length() : query;
+        int start = 0;
+        while (start <= end) {
+            int slash = relative.indexOf('/', start);
+            int segmentEnd = slash < 0 || slash > end ? end : slash;
+            if (unsafeSegment(relative, start, segmentEnd)) {
                 throw new IllegalArgumentException("call to " + partner.name() + ": \"" + pathAndQuery
                         + "\" has a dot, separator or parameter segment that could leave the base path");
             }
+            start = segmentEnd + 1;
         }
+    }
+
+    /** A parameter, a backslash or an encoded separator anywhere, or a segment of one or two (encoded) dots. */
+    private static boolean unsafeSegment(String s, int from, int to) {
+        int dots = 0;
+        boolean onlyDots = true;
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c == ';' || c == '\\') {
+                return true;
+            }
+            if (c == '%' && i + 2 < to) {
+                char hi = s.charAt(i + 1);
+                char lo = Character.toLowerCase(s.charAt(i + 2));
+                if (hi == '2' && lo == 'f' || hi == '5' && lo == 'c') {
+                    return true;
+                }
+                if (hi == '2' && lo == 'e') {
+                    dots++;
+                    i += 2;
+                    continue;
+                }
+            }
+            if (c == '.') {
+                dots++;
+            } else {
+                onlyDots = false;
+            }
+        }
+        return onlyDots && (dots == 1 || dots == 2);
     }
 
     private void requireStarted() {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.stubs.PartnerStubsExtension;
 import io.rc10k.stubs.StubOptions;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -207,8 +208,23 @@ class BrokerClientTest {
         assertEquals("http://127.0.0.1:9/api/x?q=1", BrokerClient.resolve(partner, "x?q=1").toString());
         assertEquals("http://127.0.0.1:9/api/x", BrokerClient.resolve(partner, "/x").toString());
         for (String hostile : List.of("http://evil.example/x", "//evil.example/x", "../x", "a/../../x",
-                "x y", "https:x", "%2e%2e/x", ".%2E/x", "..;/x", "a%2F..%2F..%2Fx", "..%5cx", "a\\b")) {
+                "x y", "https:x", "%2e%2e/x", ".%2E/x", "..;/x", "a%2F..%2F..%2Fx", "..%5cx", "a\\b",
+                "a/%2E%2e", "a/.%2e/b", "a/b;c", "./x", "a/.", "x?y#z w", "a/%2fb")) {
             assertThrows(IllegalArgumentException.class, () -> BrokerClient.resolve(partner, hostile), hostile);
+        }
+    }
+
+    /** The quick path (the base followed by the path) reaches exactly what RFC 3986 resolution reaches. */
+    @Test
+    void callsResolveAsTheGeneralResolutionDoes() throws Exception {
+        for (String base : List.of("http://127.0.0.1:9", "http://127.0.0.1:9/api", "http://127.0.0.1:9/a/b/")) {
+            Partner partner = Partner.builder("p", base).build();
+            for (String call : List.of("x", "/x", "x/y/z", "x?q=1&r=%20s", "x/?q", "?q=1", "x#frag", "x%20y/z",
+                    "a.b/c..d/.e", "a//b", "%7Euser/x", "x?q=a/../b", "x?q=:", "x/a:b", "")) {
+                String relative = call.startsWith("/") ? call.substring(1) : call;
+                URI general = partner.baseUri().resolve(new URI(relative));
+                assertEquals(general, BrokerClient.resolve(partner, call), base + " + " + call);
+            }
         }
     }
 

@@ -87,8 +87,11 @@ public final class Composite {
 
         // The frame, ~100 bytes of fields per part (~130 with its span id), and the bodies: one buffer, never regrown.
         int perPart = spanIds == null ? 128 : 160;
-        ByteArrayOutputStream out = new ByteArrayOutputStream(128 + perPart * parts.length + outcomes.stream()
-                .mapToInt(o -> o.body().length).sum());
+        int bodies = 0;
+        for (Outcome o : outcomes) {
+            bodies += o.body().length;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(128 + perPart * parts.length + bodies);
         write(out, "{\"mashup\":");
         quote(out, mashup);
         write(out, ",\"complete\":" + complete);
