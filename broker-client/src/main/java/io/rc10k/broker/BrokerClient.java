@@ -315,22 +315,11 @@ public final class BrokerClient extends ContainerLifeCycle {
     /**
      * Resolves {@code pathAndQuery} under the partner's base path. A leading {@code /} is relative to
      * the base path too; anything that would change scheme, host or port is refused.
-     *
-     * <p>A relative path without dot segments resolves to the base followed by the path (RFC 3986,
-     * 5.2.2 and 5.2.3, with a base path that ends in {@code /}), so the usual call is parsed once,
-     * as that concatenation; anything else takes the general resolution and its checks.</p>
      */
     static URI resolve(Partner partner, String pathAndQuery) {
         String relative = pathAndQuery.startsWith("/") ? pathAndQuery.substring(1) : pathAndQuery;
         URI base = partner.baseUri();
         refuseDotSegments(partner, pathAndQuery, relative);
-        if (plainRelative(relative) && plainBase(base)) {
-            try {
-                return new URI(base + relative);
-            } catch (URISyntaxException e) {
-                throw notPercentEncoded(partner, pathAndQuery, e);
-            }
-        }
         URI uri;
         try {
             URI reference = new URI(relative);
@@ -353,39 +342,6 @@ public final class BrokerClient extends ContainerLifeCycle {
             URISyntaxException e) {
         return new IllegalArgumentException("call to " + partner.name() + ": \"" + pathAndQuery
                 + "\" is not a percent-encoded path and query (" + e.getReason() + ")");
-    }
-
-    /**
-     * A relative path that starts with a segment, names no scheme and has no empty segment (which the
-     * general resolution would drop): then it resolves to the base followed by it.
-     */
-    private static boolean plainRelative(String relative) {
-        if (relative.isEmpty() || relative.charAt(0) == '/') {
-            return false;
-        }
-        boolean firstSegment = true;
-        for (int i = 0; i < relative.length(); i++) {
-            char c = relative.charAt(i);
-            if (c == '?' || c == '#') {
-                return true;
-            }
-            if (c == ':' && firstSegment) {
-                return false;
-            }
-            if (c == '/') {
-                if (i + 1 < relative.length() && relative.charAt(i + 1) == '/') {
-                    return false;
-                }
-                firstSegment = false;
-            }
-        }
-        return true;
-    }
-
-    /** A base path without dot segments (the partner's base always ends in {@code /}). */
-    private static boolean plainBase(URI base) {
-        String path = base.getRawPath();
-        return !path.contains("/./") && !path.contains("/../");
     }
 
     /**
