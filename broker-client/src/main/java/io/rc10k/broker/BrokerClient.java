@@ -456,8 +456,8 @@ public final class BrokerClient extends ContainerLifeCycle {
         return http == null ? injectedExecutor : http.getExecutor();
     }
 
-    /** The underlying Jetty client, for inspection; do not change its settings. */
-    public HttpClient httpClient() {
+    /** The underlying Jetty client (h2c partners), for this package's tests to inspect. */
+    HttpClient httpClient() {
         return http;
     }
 
