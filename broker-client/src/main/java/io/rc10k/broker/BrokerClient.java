@@ -263,7 +263,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         return new ExchangeBuilder(this, partner);
     }
 
-    private IllegalArgumentException unknownPartner(String partner) {
+    IllegalArgumentException unknownPartner(String partner) {
         return new IllegalArgumentException("unknown partner \"" + partner + "\" (known: "
                 + String.join(", ", states.keySet()) + ")");
     }

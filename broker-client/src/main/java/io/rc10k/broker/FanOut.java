@@ -131,7 +131,7 @@ public final class FanOut {
             }
         }
         if (broker.partner(partner) == null) {
-            throw new IllegalArgumentException("unknown partner \"" + partner + "\"");
+            throw broker.unknownPartner(partner);
         }
         if (deferred == null) {
             deferred = new ArrayList<>();

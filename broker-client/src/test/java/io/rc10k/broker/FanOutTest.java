@@ -178,6 +178,16 @@ class FanOutTest {
     }
 
     @Test
+    void aLaterCallToAnUnknownPartnerIsRefusedNamingTheKnownOnes() {
+        FanOut fanOut = broker.fanOut(Duration.ofSeconds(5)).call("h1", "stub");
+        IllegalArgumentException e = Assertions.assertThrows(IllegalArgumentException.class,
+                () -> fanOut.callAfter(new int[] {0}, "nobody", "GET", in -> "stub", null, ExchangeListener.NONE,
+                        CallOptions.NONE));
+        assertTrue(e.getMessage().startsWith("unknown partner \"nobody\" (known: "), e.getMessage());
+        assertTrue(e.getMessage().contains("h1"), e.getMessage());
+    }
+
+    @Test
     void aLaterCallIsMadeFromWhatItsDependencyAnswered() throws Exception {
         FanOutResult result = broker.fanOut(Duration.ofSeconds(30))
                 .call("h1", "stub?delay=100&id=Lyon")
