@@ -227,19 +227,20 @@ public final class BrokerClient extends ContainerLifeCycle {
         }
     }
 
-    /** Starts one exchange now. */
-    public Exchange exchange(String partner, String method, String pathAndQuery, ExchangeListener listener) {
+    /*
+     * Starts one exchange now: what ExchangeBuilder.start() runs, and a short form for this package's
+     * tests. Callers elsewhere build an exchange with newExchange(partner), inert until started.
+     */
+    Exchange exchange(String partner, String method, String pathAndQuery, ExchangeListener listener) {
         return create(partner, method, pathAndQuery, null, listener, CallOptions.NONE).start();
     }
 
-    /** Starts one exchange now, with extra request headers (the caller decides what to forward). */
-    public Exchange exchange(String partner, String method, String pathAndQuery, HttpFields headers,
+    Exchange exchange(String partner, String method, String pathAndQuery, HttpFields headers,
             ExchangeListener listener) {
         return create(partner, method, pathAndQuery, headers, listener, CallOptions.NONE).start();
     }
 
-    /** Starts one exchange now, hedged or cached as {@code options} say ({@code required} means nothing alone). */
-    public Exchange exchange(String partner, String method, String pathAndQuery, HttpFields headers,
+    Exchange exchange(String partner, String method, String pathAndQuery, HttpFields headers,
             ExchangeListener listener, CallOptions options) {
         return create(partner, method, pathAndQuery, headers, listener, options).start();
     }

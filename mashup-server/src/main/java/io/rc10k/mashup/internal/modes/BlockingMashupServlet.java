@@ -2,7 +2,7 @@ package io.rc10k.mashup.internal.modes;
 
 import io.rc10k.broker.BrokerClient;
 import io.rc10k.broker.Exchange;
-import io.rc10k.broker.ExchangeListener;
+import io.rc10k.broker.ExchangeBuilder;
 import io.rc10k.broker.Outcome;
 import io.rc10k.mashup.internal.observability.MashupMetrics;
 import io.rc10k.mashup.internal.observability.SpanExport;
@@ -22,6 +22,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.eclipse.jetty.http.HttpField;
 
 /**
  * Sync and virtual modes: the request's own thread blocks until the mashup is done, and each
@@ -130,7 +131,7 @@ public final class BlockingMashupServlet extends MashupServlet {
             int slot, AtomicBoolean stopped, List<CompletableFuture<Outcome>> earlier, long deadline) {
         try {
             return CompletableFuture.supplyAsync(() -> {
-                String pathAndQuery = call.pathAndQuery();
+                ExchangeBuilder request = null;
                 if (call.chained()) {
                     // This call's own thread waits for the parts it takes values from: the mode's way.
                     List<Outcome> inputs = new ArrayList<>();
@@ -147,8 +148,7 @@ public final class BlockingMashupServlet extends MashupServlet {
                                 new CancellationException("a required part failed first"), 0, 0);
                     }
                     try {
-                        pathAndQuery = call.later().apply(inputs);
-                        broker.resolve(call.partner(), pathAndQuery);
+                        request = exchange(call, call.later().apply(inputs));
                     } catch (IllegalArgumentException e) {
                         return Outcome.failure(call.partner(), Outcome.Kind.SKIPPED, 0, e, 0, 0);
                     }
@@ -157,8 +157,7 @@ public final class BlockingMashupServlet extends MashupServlet {
                     return Outcome.failure(call.partner(), Outcome.Kind.CANCELLED, 0,
                             new CancellationException("a required part failed first"), 0, 0);
                 }
-                Exchange exchange = broker.exchange(call.partner(), "GET", pathAndQuery, call.headers(),
-                        ExchangeListener.NONE, call.options());
+                Exchange exchange = (request != null ? request : exchange(call, call.pathAndQuery())).start();
                 exchanges.set(slot, exchange);
                 if (stopped.get()) {
                     exchange.cancel();
@@ -169,6 +168,15 @@ public final class BlockingMashupServlet extends MashupServlet {
         } catch (RejectedExecutionException e) {
             return CompletableFuture.completedFuture(Outcome.failure(call.partner(), Outcome.Kind.REJECTED, 0, e, 0, 0));
         }
+    }
+
+    /** The call as an exchange not yet started; throws {@link IllegalArgumentException} for a path the broker refuses. */
+    private ExchangeBuilder exchange(MashupRouter.Call call, String pathAndQuery) {
+        ExchangeBuilder exchange = broker.newExchange(call.partner()).path(pathAndQuery).options(call.options());
+        for (HttpField header : call.headers()) {
+            exchange.header(header.getName(), header.getValue());
+        }
+        return exchange;
     }
 
     /** An earlier call's outcome, waited for until the deadline; null past it. */
