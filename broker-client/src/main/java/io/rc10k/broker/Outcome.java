@@ -1,12 +1,17 @@
 package io.rc10k.broker;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
 
 /**
  * How one exchange ended: its {@link Kind}, the response when there was one, and how long it took.
- * Immutable, except that {@link #body()} hands out the array without copying: do not modify it.
+ * Immutable: the body is read through {@link #bodyStream()} or {@link #writeBodyTo} without a copy, or
+ * copied by {@link #body()}.
  */
 public final class Outcome {
     /** Every way an exchange can end. */
@@ -111,9 +116,24 @@ public final class Outcome {
         return contentType;
     }
 
-    /** The whole response body (empty without a response). Not copied: do not modify. */
+    /** A copy of the whole response body (empty without a response). */
     public byte[] body() {
-        return body;
+        return body.clone();
+    }
+
+    /** The body's length in bytes (0 without a response). */
+    public int bodyLength() {
+        return body.length;
+    }
+
+    /** The body to read, without a copy. */
+    public InputStream bodyStream() {
+        return new ByteArrayInputStream(body);
+    }
+
+    /** Writes the whole body to {@code out}, without a copy. */
+    public void writeBodyTo(OutputStream out) throws IOException {
+        out.write(body);
     }
 
     public String bodyAsString() {

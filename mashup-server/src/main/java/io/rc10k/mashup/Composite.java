@@ -8,6 +8,7 @@ import io.rc10k.broker.Outcome;
 import io.rc10k.mashup.internal.observability.TraceContext;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
@@ -38,7 +39,7 @@ public final class Composite {
     public record Response(int status, boolean complete, byte[] body, String outcome) {
     }
 
-    /** One part's verdict. */
+    /** One part's verdict; {@code embedded} is what to embed, or null for the outcome's JSON body as it is. */
     private record Part(String name, boolean ok, String error, Outcome outcome, byte[] embedded) {
     }
 
@@ -89,7 +90,7 @@ public final class Composite {
         int perPart = spanIds == null ? 128 : 160;
         int bodies = 0;
         for (Outcome o : outcomes) {
-            bodies += o.body().length;
+            bodies += o.bodyLength();
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream(128 + perPart * parts.length + bodies);
         write(out, "{\"mashup\":");
@@ -113,7 +114,11 @@ public final class Composite {
                         + part.outcome().elapsedMillis());
                 spanId(out, spanIds, i, hex);
                 write(out, ",\"body\":");
-                out.writeBytes(part.embedded());
+                if (part.embedded() == null) {
+                    writeBody(out, part.outcome());
+                } else {
+                    out.writeBytes(part.embedded());
+                }
                 out.write('}');
             } else {
                 write(out, "{\"error\":");
@@ -134,25 +139,24 @@ public final class Composite {
         if (o.kind() != Outcome.Kind.OK) {
             return new Part(name, false, o.kind().label(), o, null);
         }
-        byte[] body = o.body();
         String type = o.contentType() == null ? "" : o.contentType().toLowerCase(Locale.ROOT);
-        if (body.length == 0) {
+        if (o.bodyLength() == 0) {
             return new Part(name, true, null, o, "null".getBytes(StandardCharsets.US_ASCII));
         }
         if (type.startsWith("application/json") || type.matches("application/[a-z0-9.+-]*\\+json.*")) {
-            return isJson(body) ? new Part(name, true, null, o, body) : new Part(name, false, "malformed_json", o, null);
+            return isJson(o) ? new Part(name, true, null, o, null) : new Part(name, false, "malformed_json", o, null);
         }
         if (type.startsWith("text/")) {
-            ByteArrayOutputStream text = new ByteArrayOutputStream(body.length + 16);
-            quote(text, new String(body, StandardCharsets.UTF_8));
+            ByteArrayOutputStream text = new ByteArrayOutputStream(o.bodyLength() + 16);
+            quote(text, o.bodyAsString());
             return new Part(name, true, null, o, text.toByteArray());
         }
         return new Part(name, false, "unsupported_content_type", o, null);
     }
 
     /** One complete JSON value and nothing after it; tokens are skipped, never built into objects. */
-    static boolean isJson(byte[] body) {
-        try (JsonParser parser = JSON.createParser(body)) {
+    static boolean isJson(Outcome o) {
+        try (JsonParser parser = JSON.createParser(o.bodyStream())) {
             JsonToken first = parser.nextToken();
             if (first == null) {
                 return false;
@@ -161,6 +165,14 @@ public final class Composite {
             return parser.nextToken() == null;
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    private static void writeBody(ByteArrayOutputStream out, Outcome o) {
+        try {
+            o.writeBodyTo(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException("a byte array stream does not fail", e);
         }
     }
 

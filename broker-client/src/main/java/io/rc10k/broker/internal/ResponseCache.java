@@ -70,7 +70,7 @@ public final class ResponseCache {
 
     /** Keeps {@code outcome} for {@code ttlNanos}; an answer larger than the whole cache is not kept. */
     synchronized void store(Key key, Outcome outcome, long ttlNanos, long nowNanos) {
-        long size = outcome.body().length + ENTRY_OVERHEAD;
+        long size = outcome.bodyLength() + ENTRY_OVERHEAD;
         if (size > maxBytes) {
             return;
         }

@@ -34,7 +34,7 @@ public record PartReference(String variable, String part, String pointer) {
         }
         JsonNode value;
         try {
-            value = JSON.readTree(outcome.body()).at(pointer);
+            value = JSON.readTree(outcome.bodyStream()).at(pointer);
         } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException("{" + variable + "}: part " + part + " did not answer JSON");
         }
