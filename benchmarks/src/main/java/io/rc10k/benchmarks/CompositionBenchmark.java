@@ -21,7 +21,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What writing one composite response costs: {@link Composite#compose} over C JSON parts of a given
- * size — each body checked with the streaming parser and copied in, never turned into objects — as
+ * size — each body checked in one pass over its bytes and copied in, never turned into objects — as
  * every mode does once per mashup after the last answer.
  *
  * <pre>

@@ -1,13 +1,11 @@
 package io.rc10k.mashup;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.rc10k.broker.Outcome;
 import io.rc10k.mashup.internal.observability.TraceContext;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -25,14 +23,14 @@ import java.util.Locale;
  * Each part's {@code spanId} is the span id its call sent in {@code traceparent}, so a reader can find
  * the call in the partner's logs; without span ids (benchmarks, tests) the field is left out.
  *
- * A JSON body is checked with a streaming parser and embedded as it is (never turned into objects);
+ * A JSON body is checked in one pass over its bytes ({@link JsonSyntax}) and embedded as it is (never parsed
+ * into objects or tokens);
  * a {@code text/*} body becomes a string; anything else is a part error. Status: 200 when at least
  * one part succeeded, 504 when every part timed out, 502 otherwise — unless a required part failed:
  * then 502, or 504 when it timed out, and {@code "failedRequired"} names that part (the first to fail).
  * Thread-safe (stateless).
  */
 public final class Composite {
-    private static final JsonFactory JSON = new JsonFactory();
     private static final JsonStringEncoder ENCODER = JsonStringEncoder.getInstance();
 
     /** The response: status, whether every part succeeded, and the body. */
@@ -154,25 +152,18 @@ public final class Composite {
         return new Part(name, false, "unsupported_content_type", o, null);
     }
 
-    /** One complete JSON value and nothing after it; tokens are skipped, never built into objects. */
+    /** One complete JSON value and nothing after it, checked in one pass over the body's bytes ({@link JsonSyntax}). */
     static boolean isJson(Outcome o) {
-        try (JsonParser parser = JSON.createParser(o.bodyStream())) {
-            JsonToken first = parser.nextToken();
-            if (first == null) {
-                return false;
-            }
-            parser.skipChildren();
-            return parser.nextToken() == null;
-        } catch (IOException e) {
-            return false;
-        }
+        JsonSyntax.Check check = new JsonSyntax.Check();
+        writeBody(check, o);
+        return check.isOneValue();
     }
 
-    private static void writeBody(ByteArrayOutputStream out, Outcome o) {
+    private static void writeBody(OutputStream out, Outcome o) {
         try {
             o.writeBodyTo(out);
         } catch (IOException e) {
-            throw new UncheckedIOException("a byte array stream does not fail", e);
+            throw new UncheckedIOException("an in-memory stream does not fail", e);
         }
     }
 

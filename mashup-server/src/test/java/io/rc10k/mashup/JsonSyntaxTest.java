@@ -1,0 +1,104 @@
+package io.rc10k.mashup;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+class JsonSyntaxTest {
+    private static final List<String> VALID = List.of(
+            "{}", "[]", "0", "-0", "1.5e-3", "-12E+7", "true", "false", "null", "\"\"",
+            " \t\r\n{\"a\" : [1, 2.0, {\"b\": null}], \"c\": \"d\"} \n",
+            "\"escapes \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u00e9 \\uD83D\\uDE00\"",
+            "\"caf\u00e9 \u20ac \uD83D\uDE00\"", "[[[[]]]]", "{\"\":{}}", "123456789012345678901234567890");
+
+    private static final List<String> INVALID = List.of(
+            "", " ", "{", "}", "[", "[1,]", "[,1]", "{\"a\":1,}", "{\"a\"}", "{\"a\" 1}", "{a:1}", "{'a':1}",
+            "01", "-", "1.", ".5", "1e", "1e+", "+1", "NaN", "Infinity", "tru", "nulls", "True",
+            "\"open", "\"bad \\x escape\"", "\"\\u12\"", "\"\\u12G4\"", "\"tab\there\"",
+            "{} {}", "[1] 2", "1 2", "{\"a\":1}}", "[1]]", "/* c */ 1", "[1, // c\n 2]");
+
+    @Test
+    void acceptsExactlyOneJsonValue() {
+        for (String text : VALID) {
+            assertTrue(check(text.getBytes(StandardCharsets.UTF_8)), text);
+        }
+        for (String text : INVALID) {
+            assertFalse(check(text.getBytes(StandardCharsets.UTF_8)), text);
+        }
+    }
+
+    /** Where a streaming parser and this check may both judge (UTF-8 without a BOM), they agree. */
+    @Test
+    void agreesWithJacksonOnEveryCase() throws IOException {
+        for (String text : concat(VALID, INVALID)) {
+            byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+            assertEquals(jackson(bytes), check(bytes), text);
+        }
+    }
+
+    @Test
+    void refusesWhatCannotBeEmbeddedInAUtf8Composite() {
+        byte[] bom = {(byte) 0xef, (byte) 0xbb, (byte) 0xbf, '1'};
+        assertFalse(check(bom), "a byte order mark");
+        assertFalse(check("\"x\"".getBytes(StandardCharsets.UTF_16)), "UTF-16");
+        assertFalse(check(new byte[] {'"', (byte) 0xc0, (byte) 0xaf, '"'}), "an overlong '/'");
+        assertFalse(check(new byte[] {'"', (byte) 0xed, (byte) 0xa0, (byte) 0x80, '"'}), "a UTF-8 surrogate");
+        assertFalse(check(new byte[] {'"', (byte) 0xf4, (byte) 0x90, (byte) 0x80, (byte) 0x80, '"'}), "past U+10FFFF");
+        assertFalse(check(new byte[] {'"', (byte) 0xe2, (byte) 0x82, '"'}), "a cut sequence");
+        assertFalse(check(new byte[] {'"', (byte) 0x80, '"'}), "a lone continuation byte");
+        assertFalse(check(new byte[] {'[', (byte) 0xc3, (byte) 0xa9, ']'}), "a letter outside a string");
+    }
+
+    @Test
+    void boundsNesting() {
+        assertTrue(check(("[".repeat(JsonSyntax.MAX_DEPTH) + "]".repeat(JsonSyntax.MAX_DEPTH)).getBytes()));
+        int deeper = JsonSyntax.MAX_DEPTH + 1;
+        assertFalse(check(("[".repeat(deeper) + "]".repeat(deeper)).getBytes()));
+        assertFalse(check("[".repeat(500_000).getBytes()), "half a megabyte of openings ends without a stack overflow");
+    }
+
+    @Test
+    void checksASliceAndJoinsSeveralWrites() {
+        byte[] framed = "xx[1,2]yy".getBytes(StandardCharsets.UTF_8);
+        assertTrue(JsonSyntax.isOneValue(framed, 2, 5));
+        assertFalse(JsonSyntax.isOneValue(framed, 2, 4));
+
+        JsonSyntax.Check check = new JsonSyntax.Check();
+        check.write("{\"a\":".getBytes(StandardCharsets.UTF_8), 0, 5);
+        check.write('[');
+        check.write("1]}".getBytes(StandardCharsets.UTF_8), 0, 3);
+        assertTrue(check.isOneValue());
+        assertFalse(new JsonSyntax.Check().isOneValue(), "nothing written is not a value");
+    }
+
+    private static boolean check(byte[] bytes) {
+        JsonSyntax.Check check = new JsonSyntax.Check();
+        check.write(bytes, 0, bytes.length);
+        return check.isOneValue();
+    }
+
+    private static boolean jackson(byte[] bytes) throws IOException {
+        try (JsonParser parser = new JsonFactory().createParser(bytes)) {
+            if (parser.nextToken() == null) {
+                return false;
+            }
+            parser.skipChildren();
+            return parser.nextToken() == null;
+        } catch (JsonProcessingException e) {
+            return false;
+        }
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        return Stream.concat(a.stream(), b.stream()).toList();
+    }
+}
