@@ -1,7 +1,8 @@
 package io.rc10k.broker.internal;
 
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -84,33 +85,65 @@ final class Http1Call implements Wire.Call {
     }
 
     /** The request head: request line, Host, the caller's fields sanitized as Jetty's generator does. */
-    byte[] requestHead() {
+    ByteBuffer requestHead() {
+        String path = uri.getRawPath();
         String query = uri.getRawQuery();
-        String line = query == null
-                ? method + " " + uri.getRawPath() + " HTTP/1.1\r\nHost: " + uri.getRawAuthority() + "\r\n"
-                : method + " " + uri.getRawPath() + "?" + query + " HTTP/1.1\r\nHost: " + uri.getRawAuthority() + "\r\n";
-        if (headers == null) {
-            // The common case: a URI holds US-ASCII only (java.net.URI escapes the rest), so no field to clean.
-            return (line + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+        String authority = uri.getRawAuthority();
+        Head head = new Head(method.length() + path.length() + (query == null ? 0 : query.length() + 1)
+                + authority.length() + (headers == null ? 24 : 256));
+        head.latin1(method).latin1(" ").latin1(path);
+        if (query != null) {
+            head.latin1("?").latin1(query);
         }
-        StringBuilder head = new StringBuilder(line.length() + 128).append(line);
-        HttpFields.Mutable fields = HttpFields.build();
-        headers.accept(fields);
-        for (HttpField field : fields) {
-            append(head, field.getName(), true);
-            head.append(": ");
-            append(head, field.getValue() == null ? "" : field.getValue(), false);
-            head.append("\r\n");
+        head.latin1(" HTTP/1.1\r\nHost: ").latin1(authority).latin1("\r\n");
+        if (headers != null) {
+            HttpFields.Mutable fields = HttpFields.build();
+            headers.accept(fields);
+            for (HttpField field : fields) {
+                head.clean(field.getName(), true).latin1(": ");
+                head.clean(field.getValue() == null ? "" : field.getValue(), false).latin1("\r\n");
+            }
         }
-        return head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
+        return head.latin1("\r\n").buffer();
     }
 
-    /** Control characters (and a colon in a name) become '?' in names and ' ' in values: no header injection. */
-    private static void append(StringBuilder head, String text, boolean name) {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            boolean bad = (c < 0x20 && c != '\t') || c == 0x7f || c > 0xff || (name && (c == ':' || c <= ' '));
-            head.append(bad ? (name ? '?' : ' ') : c);
+    /** A request head written straight into bytes: ISO-8859-1, anything beyond it as '?'. */
+    private static final class Head {
+        private byte[] bytes;
+        private int length;
+
+        Head(int capacity) {
+            bytes = new byte[capacity];
+        }
+
+        Head latin1(String text) {
+            room(text.length());
+            for (int i = 0; i < text.length(); i++) {
+                char c = text.charAt(i);
+                bytes[length++] = (byte) (c > 0xff ? '?' : c);
+            }
+            return this;
+        }
+
+        /** Control characters (and a colon in a name) become '?' in names and ' ' in values: no header injection. */
+        Head clean(String text, boolean name) {
+            room(text.length());
+            for (int i = 0; i < text.length(); i++) {
+                char c = text.charAt(i);
+                boolean bad = (c < 0x20 && c != '\t') || c == 0x7f || c > 0xff || (name && (c == ':' || c <= ' '));
+                bytes[length++] = (byte) (bad ? (name ? '?' : ' ') : c);
+            }
+            return this;
+        }
+
+        private void room(int more) {
+            if (length + more > bytes.length) {
+                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + more));
+            }
+        }
+
+        ByteBuffer buffer() {
+            return ByteBuffer.wrap(bytes, 0, length);
         }
     }
 

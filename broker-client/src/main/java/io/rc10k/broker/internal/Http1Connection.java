@@ -125,7 +125,7 @@ final class Http1Connection implements HttpParser.ResponseHandler {
 
     private void write(Http1Call next) {
         next.events.onBegin();
-        ByteBuffer out = ByteBuffer.wrap(next.requestHead());
+        ByteBuffer out = next.requestHead();
         try {
             channel.write(out);
         } catch (IOException e) {

@@ -37,7 +37,9 @@ import org.slf4j.LoggerFactory;
  * {@link SerializedInvoker}: calls never overlap, each runs on the thread that offered it or on the
  * thread already delivering (never blocking either), and nothing is delivered after
  * {@code onComplete}. "Waiting for response" is decided inside the serialized task, so it precedes
- * "headers completed" even when the response overtakes the request's own success callback.
+ * "headers completed" even when the response overtakes the request's own success callback. An
+ * exchange without a listener ({@link ExchangeListener#NONE}) queues no event at all: its outcome
+ * completes on the thread that ends it.
  * {@link #expire()} and {@link #cancel()} may come from any thread: they set a flag and abort the
  * current request; completion then comes through Jetty's callback.</p>
  *
@@ -59,6 +61,8 @@ public final class RealExchange implements Exchange {
     private final URI uri;
     private final Consumer<HttpFields.Mutable> headers;
     private final ExchangeListener listener;
+    /** False for {@link ExchangeListener#NONE}: then no event is even queued, and the outcome completes at once. */
+    private final boolean listening;
     private final ExchangeCounter counter;
     private final CompletableFuture<Outcome> outcome = new CompletableFuture<>();
     private final AtomicBoolean completed = new AtomicBoolean();
@@ -127,6 +131,7 @@ public final class RealExchange implements Exchange {
         this.uri = uri;
         this.headers = headers;
         this.listener = listener == null ? ExchangeListener.NONE : listener;
+        this.listening = this.listener != ExchangeListener.NONE;
         this.counter = counter;
     }
 
@@ -324,6 +329,10 @@ public final class RealExchange implements Exchange {
         if (recorded) {
             state.record(result.kind(), result.status());
         }
+        if (!listening) {
+            this.outcome.complete(result);
+            return;
+        }
         Outcome answer = result;
         events.run(() -> {
             call(l -> l.onComplete(this, answer));
@@ -333,7 +342,9 @@ public final class RealExchange implements Exchange {
     }
 
     private void notify(Consumer<ExchangeListener> event) {
-        events.run(() -> call(event));
+        if (listening) {
+            events.run(() -> call(event));
+        }
     }
 
     /** Runs inside {@link #events}: one listener call, never after onComplete, never throwing. */
@@ -413,12 +424,16 @@ public final class RealExchange implements Exchange {
         @Override
         public void onBegin() {
             begun = true;
-            RealExchange.this.notify(l -> l.onConnectionEstablished(RealExchange.this));
+            if (listening) {
+                RealExchange.this.notify(l -> l.onConnectionEstablished(RealExchange.this));
+            }
         }
 
         @Override
         public void onSent() {
-            events.run(this::reportWaiting);
+            if (listening) {
+                events.run(this::reportWaiting);
+            }
         }
 
         /** Inside {@link #events}: once per attempt, from the request's success or the first response event. */
@@ -434,10 +449,12 @@ public final class RealExchange implements Exchange {
             if (hedging != null && !answer()) {
                 return;
             }
-            events.run(() -> {
-                reportWaiting();
-                call(l -> l.onHeadersCompleted(RealExchange.this, status));
-            });
+            if (listening) {
+                events.run(() -> {
+                    reportWaiting();
+                    call(l -> l.onHeadersCompleted(RealExchange.this, status));
+                });
+            }
             long declared = fields.getLongField(HttpHeader.CONTENT_LENGTH);
             // HEAD, 204 and 304 declare a length but carry no body: nothing to refuse.
             boolean bodyFollows = !"HEAD".equals(method) && status != 204 && status != 304;
@@ -499,8 +516,11 @@ public final class RealExchange implements Exchange {
             }
             if (failure == null) {
                 byte[] whole = length == body.length ? body : Arrays.copyOf(body, length);
-                RealExchange.this.notify(l -> l.onBodyCompleted(RealExchange.this, length));
-                if (kept) {
+                if (listening) {
+                    int bytes = length;
+                    RealExchange.this.notify(l -> l.onBodyCompleted(RealExchange.this, bytes));
+                }
+                if (kept && listening) {
                     RealExchange.this.notify(l -> l.onConnectionIdle(RealExchange.this));
                 }
                 if (caching != null) {
