@@ -283,7 +283,11 @@ public final class BrokerClient extends ContainerLifeCycle {
                 checkHeader(field.getName());
             }
         }
-        URI uri = resolve(state.partner(), pathAndQuery);
+        URI uri = state.resolvedBefore(pathAndQuery);
+        if (uri == null) {
+            uri = resolve(state.partner(), pathAndQuery);
+            state.remember(pathAndQuery, uri);
+        }
         String upper = method.toUpperCase(Locale.ROOT);
         boolean read = upper.equals("GET") || upper.equals("HEAD");
         if (options.hedging() != null && !read) {

@@ -309,4 +309,28 @@ class BrokerClientTest {
             broker.stop();
         }
     }
+
+    /** A call made again is parsed and checked once; a refused call is refused every time; many paths stay correct. */
+    @Test
+    void aCallMadeAgainIsResolvedOnceAndARefusalIsNeverRemembered() throws Exception {
+        BrokerClient broker = start(BrokerClient.builder().partner(Partner.builder("p", "http://127.0.0.1:9/api")
+                .build()));
+        try {
+            URI first = broker.create("p", "GET", "x?q=1", null, ExchangeListener.NONE, CallOptions.NONE).uri();
+            URI again = broker.create("p", "GET", "x?q=1", null, ExchangeListener.NONE, CallOptions.NONE).uri();
+            assertEquals(URI.create("http://127.0.0.1:9/api/x?q=1"), first);
+            assertSame(first, again, "the second call took the first one's resolution");
+            for (int i = 0; i < 3; i++) {
+                assertThrows(IllegalArgumentException.class,
+                        () -> broker.create("p", "GET", "../x", null, ExchangeListener.NONE, CallOptions.NONE));
+            }
+            for (int i = 0; i < 2_000; i++) {
+                String path = "v" + i + "/w?q=" + i;
+                assertEquals(URI.create("http://127.0.0.1:9/api/" + path),
+                        broker.create("p", "GET", path, null, ExchangeListener.NONE, CallOptions.NONE).uri(), path);
+            }
+        } finally {
+            broker.stop();
+        }
+    }
 }

@@ -2,9 +2,11 @@ package io.rc10k.broker.internal;
 
 import io.rc10k.broker.Outcome;
 import io.rc10k.broker.Partner;
+import java.net.URI;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -19,6 +21,11 @@ public final class PartnerState {
     private final Map<Outcome.Kind, LongAdder> outcomes = new EnumMap<>(Outcome.Kind.class);
     private final CircuitBreaker breaker;
     private volatile ResponseCache cache;
+    /** Call paths resolved before, and their URIs: a call made again and again is parsed and checked once. */
+    private final Map<String, URI> resolved = new ConcurrentHashMap<>();
+    /** At most this many paths are remembered, each at most {@link #RESOLVED_MAX_LENGTH} characters. */
+    static final int RESOLVED_MAX = 256;
+    static final int RESOLVED_MAX_LENGTH = 512;
 
     public PartnerState(Partner partner) {
         this.partner = partner;
@@ -45,6 +52,21 @@ public final class PartnerState {
             }
         }
         return c;
+    }
+
+    /** The URI {@code pathAndQuery} resolved to before, or null. */
+    public URI resolvedBefore(String pathAndQuery) {
+        return resolved.get(pathAndQuery);
+    }
+
+    /**
+     * Remembers a resolution that passed every check, while there is room: paths that vary with each
+     * request fill it once and are then resolved each time, as before.
+     */
+    public void remember(String pathAndQuery, URI uri) {
+        if (pathAndQuery.length() <= RESOLVED_MAX_LENGTH && resolved.size() < RESOLVED_MAX) {
+            resolved.putIfAbsent(pathAndQuery, uri);
+        }
     }
 
     boolean tryAdmit() {
