@@ -300,7 +300,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         ResponseCache.Key key = options.caching() == null ? null : ResponseCache.key(upper, uri, headers);
         Wire wire = state.partner().protocol() == Partner.Protocol.H2C ? h2c : http1;
         return new RealExchange(wire, scheduler, executor, state, upper, uri,
-                headers == null ? null : fields -> fields.add(headers), listener, counter, options.hedging(),
+                headers, listener, counter, options.hedging(),
                 options.caching(), key);
     }
 

@@ -5,7 +5,6 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 
@@ -25,13 +24,13 @@ final class Http1Call implements Wire.Call {
     final long deadlineNanos;
     private final String method;
     private final URI uri;
-    private final Consumer<HttpFields.Mutable> headers;
+    private final HttpFields headers;
     private final AtomicBoolean done = new AtomicBoolean();
     private final AtomicReference<Throwable> aborted = new AtomicReference<>();
     /** The connection carrying it, once one does (set before the abort flag is read). */
     volatile Http1Connection connection;
 
-    Http1Call(Http1Destination destination, String method, URI uri, Consumer<HttpFields.Mutable> headers,
+    Http1Call(Http1Destination destination, String method, URI uri, HttpFields headers,
             long timeoutNanos, Wire.Events events) {
         this.destination = destination;
         this.method = method;
@@ -97,9 +96,7 @@ final class Http1Call implements Wire.Call {
         }
         head.latin1(" HTTP/1.1\r\nHost: ").latin1(authority).latin1("\r\n");
         if (headers != null) {
-            HttpFields.Mutable fields = HttpFields.build();
-            headers.accept(fields);
-            for (HttpField field : fields) {
+            for (HttpField field : headers) {
                 head.clean(field.getName(), true).latin1(": ");
                 head.clean(field.getValue() == null ? "" : field.getValue(), false).latin1("\r\n");
             }

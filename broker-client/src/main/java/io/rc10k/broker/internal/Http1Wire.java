@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.util.component.AbstractLifeCycle;
 import org.eclipse.jetty.util.thread.ThreadPool;
@@ -91,7 +90,7 @@ public final class Http1Wire extends AbstractLifeCycle implements Wire {
     }
 
     @Override
-    public Call newCall(String partner, String method, URI uri, Consumer<HttpFields.Mutable> headers,
+    public Call newCall(String partner, String method, URI uri, HttpFields headers,
             long timeoutNanos, Events events) {
         Http1Destination destination = destinations.get(partner);
         if (destination == null) {

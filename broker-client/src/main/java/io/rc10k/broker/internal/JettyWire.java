@@ -3,7 +3,6 @@ package io.rc10k.broker.internal;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import org.eclipse.jetty.client.Connection;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
@@ -27,7 +26,7 @@ public final class JettyWire implements Wire {
     }
 
     @Override
-    public Call newCall(String partner, String method, URI uri, Consumer<HttpFields.Mutable> headers,
+    public Call newCall(String partner, String method, URI uri, HttpFields headers,
             long timeoutNanos, Events events) {
         Request request = http.newRequest(uri)
                 .method(method)
@@ -35,7 +34,7 @@ public final class JettyWire implements Wire {
                 .version(version)
                 .timeout(Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNanos)), TimeUnit.MILLISECONDS);
         if (headers != null) {
-            request.headers(headers);
+            request.headers(fields -> fields.add(headers));
         }
         return new JettyCall(request, events);
     }

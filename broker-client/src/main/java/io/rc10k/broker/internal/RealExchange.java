@@ -59,7 +59,7 @@ public final class RealExchange implements Exchange {
     private final Partner partner;
     private final String method;
     private final URI uri;
-    private final Consumer<HttpFields.Mutable> headers;
+    private final HttpFields headers;
     private final ExchangeListener listener;
     /** False for {@link ExchangeListener#NONE}: then no event is even queued, and the outcome completes at once. */
     private final boolean listening;
@@ -116,7 +116,7 @@ public final class RealExchange implements Exchange {
      * @param cacheKey the key of its answer in that cache (with {@code caching})
      */
     public RealExchange(Wire wire, Scheduler scheduler, Executor executor, PartnerState state, String method, URI uri,
-            Consumer<HttpFields.Mutable> headers, ExchangeListener listener, ExchangeCounter counter,
+            HttpFields headers, ExchangeListener listener, ExchangeCounter counter,
             Hedging hedging, Caching caching, ResponseCache.Key cacheKey) {
         this.wire = wire;
         this.scheduler = scheduler;

@@ -2,7 +2,6 @@ package io.rc10k.broker.internal;
 
 import java.net.URI;
 import java.nio.ByteBuffer;
-import java.util.function.Consumer;
 import org.eclipse.jetty.http.HttpFields;
 
 /**
@@ -12,8 +11,12 @@ import org.eclipse.jetty.http.HttpFields;
  * starts it.
  */
 public interface Wire {
-    /** An inert call: nothing is sent before {@link Call#start()}. */
-    Call newCall(String partner, String method, URI uri, Consumer<HttpFields.Mutable> headers, long timeoutNanos,
+    /**
+     * An inert call: nothing is sent before {@link Call#start()}.
+     *
+     * @param headers the caller's extra request fields, or null; read as the request is written
+     */
+    Call newCall(String partner, String method, URI uri, HttpFields headers, long timeoutNanos,
             Events events);
 
     /** False once the wire is stopping: no retry should start. */
