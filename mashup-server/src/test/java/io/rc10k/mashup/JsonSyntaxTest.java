@@ -10,6 +10,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -43,6 +44,50 @@ class JsonSyntaxTest {
             byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
             assertEquals(jackson(bytes), check(bytes), text);
         }
+    }
+
+    /**
+     * Twenty thousand near-misses — valid documents with one character deleted, inserted, replaced or
+     * swapped (a fixed seed, ASCII only) — judged the same by this check and by Jackson.
+     */
+    @Test
+    void agreesWithJacksonOnMutatedDocuments() throws IOException {
+        String alphabet = "{}[]\":,.-+eE0123456789tfnrulas \\/\t\n";
+        List<String> seeds = List.of("{\"a\":[1,-2.5e3,true,false,null,\"x\\\"y\\u0041\"],\"b\":{\"c\":{}}}",
+                "[0, 10.01, -0.0e-1, \"s\", [[], {}], {\"k\": \"v\"}]", "\"\\b\\f\\n\\r\\t\\/\"", "12", "{}");
+        Random random = new Random(20261124);
+        int accepted = 0;
+        for (int n = 0; n < 20_000; n++) {
+            StringBuilder text = new StringBuilder(seeds.get(random.nextInt(seeds.size())));
+            int at = random.nextInt(text.length() + 1);
+            char c = alphabet.charAt(random.nextInt(alphabet.length()));
+            switch (random.nextInt(4)) {
+                case 0 -> text.insert(at, c);
+                case 1 -> {
+                    if (at < text.length()) {
+                        text.deleteCharAt(at);
+                    }
+                }
+                case 2 -> {
+                    if (at < text.length()) {
+                        text.setCharAt(at, c);
+                    }
+                }
+                default -> {
+                    if (at + 1 < text.length()) {
+                        char first = text.charAt(at);
+                        text.setCharAt(at, text.charAt(at + 1));
+                        text.setCharAt(at + 1, first);
+                    }
+                }
+            }
+            byte[] bytes = text.toString().getBytes(StandardCharsets.US_ASCII);
+            boolean verdict = check(bytes);
+            assertEquals(jackson(bytes), verdict, text.toString());
+            accepted += verdict ? 1 : 0;
+        }
+        // Both verdicts are well represented: the mutations are near misses, not all noise.
+        assertTrue(accepted > 2_000 && accepted < 18_000, accepted + " of 20,000 accepted");
     }
 
     @Test
