@@ -18,6 +18,10 @@ import java.io.OutputStream;
 final class JsonSyntax {
     /** Deeper nesting is refused (a general parser's usual bound). */
     static final int MAX_DEPTH = 1000;
+    /** What follows an item of an object or array: its closing bracket, a comma, or anything else. */
+    private static final int CLOSED = 1;
+    private static final int MORE = 0;
+    private static final int BROKEN = -1;
 
     private final byte[] bytes;
     private final int end;
@@ -108,10 +112,7 @@ final class JsonSyntax {
     }
 
     private boolean object(int depth) {
-        at++;
-        skipWhitespace();
-        if (at < end && bytes[at] == '}') {
-            at++;
+        if (opensEmpty('}')) {
             return true;
         }
         while (true) {
@@ -127,45 +128,54 @@ final class JsonSyntax {
             if (!value(depth)) {
                 return false;
             }
-            skipWhitespace();
-            if (at >= end) {
-                return false;
+            int after = afterItem('}');
+            if (after != MORE) {
+                return after == CLOSED;
             }
-            byte next = bytes[at++];
-            if (next == '}') {
-                return true;
-            }
-            if (next != ',') {
-                return false;
-            }
-            skipWhitespace();
         }
     }
 
     private boolean array(int depth) {
-        at++;
-        skipWhitespace();
-        if (at < end && bytes[at] == ']') {
-            at++;
+        if (opensEmpty(']')) {
             return true;
         }
         while (true) {
             if (!value(depth)) {
                 return false;
             }
-            skipWhitespace();
-            if (at >= end) {
-                return false;
+            int after = afterItem(']');
+            if (after != MORE) {
+                return after == CLOSED;
             }
-            byte next = bytes[at++];
-            if (next == ']') {
-                return true;
-            }
-            if (next != ',') {
-                return false;
-            }
-            skipWhitespace();
         }
+    }
+
+    /** Past the opening bracket and its whitespace; true (and past {@code close} too) when nothing is inside. */
+    private boolean opensEmpty(char close) {
+        at++;
+        skipWhitespace();
+        if (at < end && bytes[at] == close) {
+            at++;
+            return true;
+        }
+        return false;
+    }
+
+    /** After a member or an element: {@code close} ends the container, a comma means another follows. */
+    private int afterItem(char close) {
+        skipWhitespace();
+        if (at >= end) {
+            return BROKEN;
+        }
+        byte next = bytes[at++];
+        if (next == close) {
+            return CLOSED;
+        }
+        if (next != ',') {
+            return BROKEN;
+        }
+        skipWhitespace();
+        return MORE;
     }
 
     /** A string from its opening quote: escapes as RFC 8259 lists them, no control character, UTF-8 well-formed. */
