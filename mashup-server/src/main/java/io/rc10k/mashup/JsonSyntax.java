@@ -7,7 +7,9 @@ import java.io.OutputStream;
  * Whether a partner's body is exactly one JSON value (RFC 8259) in well-formed UTF-8 — what the
  * composite may embed as it is. One pass over the bytes, nothing built: no tokens, no strings, no
  * parser objects. Stricter than a general parser where embedding needs it: no byte order mark, no
- * UTF-16 or UTF-32, no overlong or surrogate UTF-8 sequences, nesting at most {@link #MAX_DEPTH} deep.
+ * UTF-16 or UTF-32, no overlong or surrogate UTF-8 sequences, nesting at most {@link #MAX_DEPTH} deep;
+ * and no number or member name longer than such a parser's defaults allow, so that what the composite
+ * embeds, a chained call can read ({@code PartReference}) and a client with default limits can parse.
  *
  * <pre>{@code
  * JsonSyntax.Check check = new JsonSyntax.Check();
@@ -18,6 +20,9 @@ import java.io.OutputStream;
 final class JsonSyntax {
     /** Deeper nesting is refused (a general parser's usual bound). */
     static final int MAX_DEPTH = 1000;
+    /** Longer numbers and member names are refused, as a general parser's default limits refuse them. */
+    static final int MAX_NUMBER_LENGTH = 1000;
+    static final int MAX_NAME_BYTES = 50_000;
     /** What follows an item of an object or array: its closing bracket, a comma, or anything else. */
     private static final int CLOSED = 1;
     private static final int MORE = 0;
@@ -46,7 +51,8 @@ final class JsonSyntax {
 
     /**
      * An output stream that takes a body and says whether it is one JSON value; the usual single write
-     * is checked in place, several writes are joined first.
+     * is checked in place (the array is read, not copied: leave it unchanged until {@link #isOneValue}),
+     * several writes are joined first.
      */
     static final class Check extends OutputStream {
         private byte[] first;
@@ -116,7 +122,8 @@ final class JsonSyntax {
             return true;
         }
         while (true) {
-            if (at >= end || bytes[at] != '"' || !string()) {
+            int name = at;
+            if (at >= end || bytes[at] != '"' || !string() || at - name - 2 > MAX_NAME_BYTES) {
                 return false;
             }
             skipWhitespace();
@@ -262,6 +269,7 @@ final class JsonSyntax {
 
     /** {@code -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?} */
     private boolean number() {
+        int from = at;
         if (at < end && bytes[at] == '-') {
             at++;
         }
@@ -284,9 +292,11 @@ final class JsonSyntax {
             if (at < end && (bytes[at] == '+' || bytes[at] == '-')) {
                 at++;
             }
-            return digits();
+            if (!digits()) {
+                return false;
+            }
         }
-        return true;
+        return at - from <= MAX_NUMBER_LENGTH;
     }
 
     /** One or more decimal digits. */

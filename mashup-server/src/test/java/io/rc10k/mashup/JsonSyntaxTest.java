@@ -103,6 +103,22 @@ class JsonSyntaxTest {
         assertFalse(check(new byte[] {'[', (byte) 0xc3, (byte) 0xa9, ']'}), "a letter outside a string");
     }
 
+    /** A number or a member name past a general parser's default limits is refused by both. */
+    @Test
+    void refusesNumbersAndNamesPastTheUsualLimits() throws IOException {
+        List<String> cases = List.of(
+                "[" + "9".repeat(JsonSyntax.MAX_NUMBER_LENGTH) + "]",
+                "[" + "9".repeat(JsonSyntax.MAX_NUMBER_LENGTH + 1) + "]",
+                "{\"" + "a".repeat(JsonSyntax.MAX_NAME_BYTES) + "\":1}",
+                "{\"" + "a".repeat(JsonSyntax.MAX_NAME_BYTES + 1) + "\":1}");
+        List<Boolean> expected = List.of(true, false, true, false);
+        for (int i = 0; i < cases.size(); i++) {
+            byte[] bytes = cases.get(i).getBytes(StandardCharsets.US_ASCII);
+            assertEquals(expected.get(i), check(bytes), "case " + i);
+            assertEquals(jackson(bytes), check(bytes), "Jackson agrees on case " + i);
+        }
+    }
+
     @Test
     void boundsNesting() {
         assertTrue(check(("[".repeat(JsonSyntax.MAX_DEPTH) + "]".repeat(JsonSyntax.MAX_DEPTH)).getBytes()));
