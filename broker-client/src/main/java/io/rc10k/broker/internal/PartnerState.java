@@ -6,8 +6,8 @@ import java.net.URI;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -21,11 +21,18 @@ public final class PartnerState {
     private final Map<Outcome.Kind, LongAdder> outcomes = new EnumMap<>(Outcome.Kind.class);
     private final CircuitBreaker breaker;
     private volatile ResponseCache cache;
-    /** Call paths resolved before, and their URIs: a call made again and again is parsed and checked once. */
-    private final Map<String, URI> resolved = new ConcurrentHashMap<>();
-    /** At most this many paths are remembered, each at most {@link #RESOLVED_MAX_LENGTH} characters. */
-    static final int RESOLVED_MAX = 256;
+    /**
+     * The last call paths resolved, one per slot chosen by the path's hash, and their URIs: a call made
+     * again and again is parsed and checked once, and a path built from request values stays only
+     * until another path takes its slot.
+     */
+    private final AtomicReferenceArray<Resolved> resolved = new AtomicReferenceArray<>(RESOLVED_SLOTS);
+    static final int RESOLVED_SLOTS = 64;
+    /** Longer paths are not remembered. */
     static final int RESOLVED_MAX_LENGTH = 512;
+
+    private record Resolved(String pathAndQuery, URI uri) {
+    }
 
     public PartnerState(Partner partner) {
         this.partner = partner;
@@ -54,19 +61,22 @@ public final class PartnerState {
         return c;
     }
 
-    /** The URI {@code pathAndQuery} resolved to before, or null. */
+    /** The URI {@code pathAndQuery} resolved to when it was last remembered, or null. */
     public URI resolvedBefore(String pathAndQuery) {
-        return resolved.get(pathAndQuery);
+        Resolved last = resolved.get(slot(pathAndQuery));
+        return last != null && last.pathAndQuery().equals(pathAndQuery) ? last.uri() : null;
     }
 
-    /**
-     * Remembers a resolution that passed every check, while there is room: paths that vary with each
-     * request fill it once and are then resolved each time, as before.
-     */
+    /** Remembers a resolution that passed every check, in its path's slot (replacing what was there). */
     public void remember(String pathAndQuery, URI uri) {
-        if (pathAndQuery.length() <= RESOLVED_MAX_LENGTH && resolved.size() < RESOLVED_MAX) {
-            resolved.putIfAbsent(pathAndQuery, uri);
+        if (pathAndQuery.length() <= RESOLVED_MAX_LENGTH) {
+            resolved.set(slot(pathAndQuery), new Resolved(pathAndQuery, uri));
         }
+    }
+
+    private static int slot(String pathAndQuery) {
+        int h = pathAndQuery.hashCode();
+        return (h ^ (h >>> 16)) & (RESOLVED_SLOTS - 1);
     }
 
     boolean tryAdmit() {
