@@ -283,11 +283,7 @@ public final class BrokerClient extends ContainerLifeCycle {
                 checkHeader(field.getName());
             }
         }
-        URI uri = state.resolvedBefore(pathAndQuery);
-        if (uri == null) {
-            uri = resolve(state.partner(), pathAndQuery);
-            state.remember(pathAndQuery, uri);
-        }
+        URI uri = resolve(state, pathAndQuery);
         String upper = method.toUpperCase(Locale.ROOT);
         boolean read = upper.equals("GET") || upper.equals("HEAD");
         if (options.hedging() != null && !read) {
@@ -314,7 +310,17 @@ public final class BrokerClient extends ContainerLifeCycle {
         if (state == null) {
             throw unknownPartner(partner);
         }
-        return resolve(state.partner(), pathAndQuery);
+        return resolve(state, pathAndQuery);
+    }
+
+    /** Resolves and checks a call path once: a path that passed before is taken from the partner's memory. */
+    private static URI resolve(PartnerState state, String pathAndQuery) {
+        URI uri = state.resolvedBefore(pathAndQuery);
+        if (uri == null) {
+            uri = resolve(state.partner(), pathAndQuery);
+            state.remember(pathAndQuery, uri);
+        }
+        return uri;
     }
 
     /**
