@@ -32,7 +32,7 @@ class PeersIT {
         String table = report.table();
         assertTrue(report.passed(), table);
         List<String> servers = new ArrayList<>(List.of("hello", "vertx-peer", "jdk-peer", "jetty-peer",
-                "jetty-peer non-blocking", "loop-peer", "mashup-server async"));
+                "jetty-peer non-blocking", "loop-peer", "loop-peer servlet", "mashup-server async"));
         if (Runtime.version().feature() >= 21) {
             servers.add("mashup-server virtual");
         }
@@ -43,7 +43,7 @@ class PeersIT {
         }
         for (Efficiency.Window mashup : List.of(report.windows().get("vertx-peer").get(0),
                 report.windows().get("jdk-peer").get(0), report.windows().get("jetty-peer").get(0),
-                report.windows().get("mashup-server async").get(0))) {
+                report.windows().get("loop-peer servlet").get(0), report.windows().get("mashup-server async").get(0))) {
             assertTrue(mashup.stubCpuMillis() > 0, "the stubs answered the partner calls: " + table);
         }
         assertTrue(table.contains("targets, mashup-server async at C = 6"), table);

@@ -46,6 +46,16 @@ final class CorePeer {
 
     /** 200 with the composite of every part: its body and when it came, counted from {@code startNanos}. */
     static void complete(Response response, Callback callback, long startNanos, byte[][] bodies, long[] elapsedNanos) {
+        byte[] json = composite(startNanos, bodies, elapsedNanos);
+        response.setStatus(200);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+        response.getHeaders().put("Mashup-Complete", "true");
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, json.length);
+        response.write(true, ByteBuffer.wrap(json), callback);
+    }
+
+    /** The composite's JSON: the mashup server's shape, each part's body embedded as it came. */
+    static byte[] composite(long startNanos, byte[][] bodies, long[] elapsedNanos) {
         int calls = bodies.length;
         ByteArrayOutputStream json = new ByteArrayOutputStream(512 * calls);
         json.writeBytes(ascii("{\"mashup\":\"c" + calls + "\",\"complete\":true,\"elapsedMillis\":"
@@ -57,11 +67,7 @@ final class CorePeer {
             json.writeBytes(ascii("}"));
         }
         json.writeBytes(ascii("}}"));
-        response.setStatus(200);
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-        response.getHeaders().put("Mashup-Complete", "true");
-        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, json.size());
-        response.write(true, ByteBuffer.wrap(json.toByteArray()), callback);
+        return json.toByteArray();
     }
 
     /** Starts {@code server}, prints {@code <name> ready on http://127.0.0.1:PORT}, and serves until stopped. */

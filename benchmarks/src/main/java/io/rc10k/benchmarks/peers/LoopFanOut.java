@@ -1,5 +1,11 @@
 package io.rc10k.benchmarks.peers;
 
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,7 +20,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.ee11.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee11.servlet.ServletHolder;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpParser;
 import org.eclipse.jetty.http.HttpVersion;
@@ -38,7 +47,9 @@ import org.eclipse.jetty.util.Callback;
  *     --partner http://127.0.0.1:PORT/stub --calls 6
  * </pre>
  *
- * Prints {@code loop-peer ready on http://127.0.0.1:PORT} once listening.
+ * With {@code -Dloop-peer.servlet=true} the same client answers behind a Jetty ee11 async servlet
+ * ({@link AsyncServlet}) instead of a core handler: the mashup server's inbound design with none of its
+ * features. Prints {@code loop-peer ready on http://127.0.0.1:PORT} once listening.
  */
 public final class LoopFanOut extends Handler.Abstract.NonBlocking {
     private static final int PARTNER_CONNECTIONS = 256;
@@ -54,6 +65,23 @@ public final class LoopFanOut extends Handler.Abstract.NonBlocking {
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
         long start = System.nanoTime();
+        fanOut(client, calls, start, (bodies, elapsed, failed) -> {
+            if (failed) {
+                CorePeer.failed(response, callback);
+            } else {
+                CorePeer.complete(response, callback, start, bodies, elapsed);
+            }
+        });
+        return true;
+    }
+
+    /** What a fan-out hands on once its last part is in: every body, when each came, whether any failed. */
+    interface Parts {
+        void arrived(byte[][] bodies, long[] elapsedNanos, boolean failed);
+    }
+
+    /** Starts {@code calls} calls on {@code client}; the thread that completes the last one runs {@code parts}. */
+    static void fanOut(Client client, int calls, long startNanos, Parts parts) {
         byte[][] bodies = new byte[calls][];
         long[] elapsed = new long[calls];
         AtomicInteger remaining = new AtomicInteger(calls);
@@ -62,20 +90,15 @@ public final class LoopFanOut extends Handler.Abstract.NonBlocking {
             int slot = i;
             client.get((status, body) -> {
                 bodies[slot] = body;
-                elapsed[slot] = System.nanoTime() - start;
+                elapsed[slot] = System.nanoTime() - startNanos;
                 if (status != 200) {
                     failed[0] = true;
                 }
                 if (remaining.decrementAndGet() == 0) {
-                    if (failed[0]) {
-                        CorePeer.failed(response, callback);
-                    } else {
-                        CorePeer.complete(response, callback, start, bodies, elapsed);
-                    }
+                    parts.arrived(bodies, elapsed, failed[0]);
                 }
             });
         }
-        return true;
     }
 
     /** What a call's caller hears: the status (0 when the exchange failed) and the body. */
@@ -316,9 +339,93 @@ public final class LoopFanOut extends Handler.Abstract.NonBlocking {
 
     public static Server createServer(PeerOptions options) throws Exception {
         Server server = CorePeer.server("loop-peer", options);
-        server.setHandler(new LoopFanOut(new Client(options.partner(), Runtime.getRuntime().availableProcessors()),
-                options.calls()));
+        Client client = new Client(options.partner(), Runtime.getRuntime().availableProcessors());
+        if (Boolean.getBoolean("loop-peer.servlet")) {
+            ServletContextHandler context = new ServletContextHandler("/");
+            ServletHolder holder = new ServletHolder("fan-out", new AsyncServlet(client, options.calls()));
+            holder.setAsyncSupported(true);
+            context.addServlet(holder, "/*");
+            server.setHandler(context);
+        } else {
+            server.setHandler(new LoopFanOut(client, options.calls()));
+        }
         return server;
+    }
+
+    /**
+     * The same fan-out behind a Jetty ee11 async servlet, as the mashup server answers: {@code startAsync()},
+     * the calls on the client's loops, the composite written with Servlet non-blocking output from the
+     * loop that completed the last part, then {@code complete()}. No routing, checks, metrics or trace
+     * context: what the servlet layer alone adds to the loop-peer.
+     */
+    static final class AsyncServlet extends HttpServlet {
+        private final transient Client client;
+        private final int calls;
+
+        AsyncServlet(Client client, int calls) {
+            this.client = client;
+            this.calls = calls;
+        }
+
+        @Override
+        protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+            long start = System.nanoTime();
+            AsyncContext async = request.startAsync();
+            async.setTimeout(0);
+            ServletOutputStream out = response.getOutputStream();
+            // Bit 1: the output is writable; bit 2: every part is in. Whichever comes second writes.
+            AtomicInteger events = new AtomicInteger();
+            AtomicBoolean written = new AtomicBoolean();
+            byte[][][] composite = new byte[1][][];
+            long[][] times = new long[1][];
+            boolean[] failed = {false};
+            Runnable write = () -> {
+                written.set(true);
+                try {
+                    if (failed[0]) {
+                        response.setStatus(502);
+                        response.setHeader("Mashup-Complete", "false");
+                        response.setContentLength(0);
+                        async.complete();
+                        return;
+                    }
+                    byte[] json = CorePeer.composite(start, composite[0], times[0]);
+                    response.setStatus(200);
+                    response.setContentType("application/json");
+                    response.setHeader("Mashup-Complete", "true");
+                    response.setContentLength(json.length);
+                    out.write(json);
+                    if (out.isReady()) {
+                        async.complete();
+                    }
+                } catch (IOException e) {
+                    async.complete();
+                }
+            };
+            out.setWriteListener(new WriteListener() {
+                @Override
+                public void onWritePossible() {
+                    if (written.get()) {
+                        async.complete();
+                    } else if ((events.getAndAdd(1) & 2) != 0) {
+                        write.run();
+                    }
+                }
+
+                @Override
+                public void onError(Throwable failure) {
+                    async.complete();
+                }
+            });
+            fanOut(client, calls, start, (bodies, elapsed, anyFailed) -> {
+                composite[0] = bodies;
+                times[0] = elapsed;
+                failed[0] = anyFailed;
+                if ((events.getAndAdd(2) & 1) != 0) {
+                    write.run();
+                }
+            });
+        }
     }
 
     public static void main(String[] args) throws Exception {

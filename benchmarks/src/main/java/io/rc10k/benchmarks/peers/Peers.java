@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
  * ({@link VertxFanOut}), on the JDK's {@code HttpClient} ({@link JdkFanOut}) and on Jetty's own client behind a
  * core handler ({@link JettyFanOut}: what the mashup server was built on before its own HTTP/1.1 loops), on a
  * bare NIO loop behind the same handler ({@link LoopFanOut}: what such a loop costs without the mashup server's
- * layers), the mashup server in
+ * layers) and behind an async servlet ({@code loop-peer servlet}: the mashup server's inbound design without its
+ * features), the mashup server in
  * async mode (and virtual when the servers' JDK is 21 or newer), and the bare Jetty hello-world as the
  * floor — all against one partner-stubs process, each server a process of its own, measured in turn
  * and interleaved over rounds (round 1 every server, round 2 every server, …) because the machine is
@@ -171,6 +172,9 @@ public final class Peers {
                     JETTY_READY));
             servers.put("loop-peer", ServerProcess.start("loop-peer", peerCommand(s, LoopFanOut.class, partner, c),
                     LOOP_READY));
+            List<String> servlet = peerCommand(s, LoopFanOut.class, partner, c);
+            servlet.add(1, "-Dloop-peer.servlet=true");
+            servers.put("loop-peer servlet", ServerProcess.start("loop-peer servlet", servlet, LOOP_READY));
             for (String mode : modes) {
                 servers.put("mashup-server " + mode, Efficiency.startMashup(s, definitions, mode));
             }
