@@ -24,6 +24,7 @@ public final class Measurement {
     private static final double STEADY_PERCENT = 5;
 
     private final int connections;
+    private final long minWarmupMillis;
     private final long warmupMillis;
     private final long measureMillis;
 
@@ -33,14 +34,24 @@ public final class Measurement {
      * @param measureMillis the measured window
      */
     public Measurement(int connections, long warmupMillis, long measureMillis) {
+        this(connections, 0, warmupMillis, measureMillis);
+    }
+
+    /**
+     * @param minWarmupMillis the shortest warm-up: steady windows before it do not end the warm-up (a fresh
+     *                        server's cost can hold still for two windows while its JIT is still compiling)
+     */
+    public Measurement(int connections, long minWarmupMillis, long warmupMillis, long measureMillis) {
         if (connections < 1) {
             throw new IllegalArgumentException("connections < 1: " + connections);
         }
-        if (warmupMillis < 0 || measureMillis < 100) {
-            throw new IllegalArgumentException("warm-up " + warmupMillis + " ms, measure " + measureMillis
-                    + " ms (accepted: warm-up at least 0 ms, measure at least 100 ms)");
+        if (warmupMillis < 0 || measureMillis < 100 || minWarmupMillis < 0 || minWarmupMillis > warmupMillis) {
+            throw new IllegalArgumentException("warm-up " + minWarmupMillis + " to " + warmupMillis + " ms, measure "
+                    + measureMillis + " ms (accepted: warm-up at least 0 ms, its minimum at most its maximum, "
+                    + "measure at least 100 ms)");
         }
         this.connections = connections;
+        this.minWarmupMillis = minWarmupMillis;
         this.warmupMillis = warmupMillis;
         this.measureMillis = measureMillis;
     }
@@ -72,7 +83,8 @@ public final class Measurement {
 
     /**
      * Runs warm-up windows of up to {@value #WARMUP_WINDOW_MILLIS} ms until two in a row cost the same CPU
-     * per request within {@value #STEADY_PERCENT} %, or {@code warmupMillis} has passed. The JIT keeps
+     * per request within {@value #STEADY_PERCENT} % (once {@code minWarmupMillis} has passed), or
+     * {@code warmupMillis} has passed. The JIT keeps
      * compiling for tens of seconds in a server of many classes; a fixed short warm-up would measure the
      * compiler. Returns whether it became steady.
      */
@@ -80,7 +92,9 @@ public final class Measurement {
         if (warmupMillis == 0) {
             return false;
         }
-        long end = System.nanoTime() + warmupMillis * 1_000_000;
+        long start = System.nanoTime();
+        long end = start + warmupMillis * 1_000_000;
+        long earliest = start + minWarmupMillis * 1_000_000;
         long window = Math.min(WARMUP_WINDOW_MILLIS, warmupMillis);
         double previous = Double.NaN;
         while (true) {
@@ -92,7 +106,7 @@ public final class Measurement {
                 System.out.println("warm-up of " + name + ": " + warm.failed() + " failed (first: "
                         + warm.firstFailure() + ")");
             }
-            if (Math.abs(perRequest - previous) <= previous * STEADY_PERCENT / 100) {
+            if (Math.abs(perRequest - previous) <= previous * STEADY_PERCENT / 100 && System.nanoTime() >= earliest) {
                 return true;
             }
             if (System.nanoTime() >= end) {
