@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.client.AbstractConnectionPool;
 import org.eclipse.jetty.client.ConnectionPool;
 import org.eclipse.jetty.client.Destination;
@@ -73,19 +72,17 @@ public final class BrokerClient extends ContainerLifeCycle {
     private final Scheduler injectedScheduler;
     private final ByteBufferPool injectedBuffers;
     private final int selectors;
-    private final AtomicLong inFlight = new AtomicLong();
-    private final Set<RealExchange> live = ConcurrentHashMap.newKeySet();
-    private final RealExchange.ExchangeCounter counter = new RealExchange.ExchangeCounter() {
+    /** Exchanges started on their own, in flight: a stop cancels them. A fan-out's are kept by {@link #fanOuts}. */
+    private final Set<RealExchange> alone = ConcurrentHashMap.newKeySet();
+    private final RealExchange.StopList aloneList = new RealExchange.StopList() {
         @Override
         public void begun(RealExchange exchange) {
-            inFlight.incrementAndGet();
-            live.add(exchange);
+            alone.add(exchange);
         }
 
         @Override
         public void ended(RealExchange exchange) {
-            live.remove(exchange);
-            inFlight.decrementAndGet();
+            alone.remove(exchange);
         }
     };
     /** Headers a caller may not set: they would redirect or re-frame the request. */
@@ -132,6 +129,7 @@ public final class BrokerClient extends ContainerLifeCycle {
     private HttpClient http;
     private Scheduler scheduler;
     private Executor executor;
+    private FanOuts fanOuts;
     /** HTTP/1.1 partners' calls. */
     private Http1Wire http1;
     /** h2c partners' calls, over Jetty's client. */
@@ -194,6 +192,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         addBean(http1, true);
         h2c = new JettyWire(http, HttpVersion.HTTP_2);
         this.executor = executor;
+        fanOuts = new FanOuts(scheduler, executor);
         super.doStart();
         if (injectedExecutor == null) {
             LOG.info("broker client runs on a pool of its own ({}); pass an executor to share one", executor);
@@ -212,7 +211,11 @@ public final class BrokerClient extends ContainerLifeCycle {
      */
     @Override
     protected void doStop() throws Exception {
-        List.copyOf(live).forEach(RealExchange::cancel);
+        List.copyOf(alone).forEach(RealExchange::cancel);
+        if (fanOuts != null) {
+            fanOuts.cancelAll();
+            fanOuts.destroy();
+        }
         super.doStop();
         if (http != null) {
             removeBean(http);
@@ -232,23 +235,23 @@ public final class BrokerClient extends ContainerLifeCycle {
      * tests. Callers elsewhere build an exchange with newExchange(partner), inert until started.
      */
     Exchange exchange(String partner, String method, String pathAndQuery, ExchangeListener listener) {
-        return create(partner, method, pathAndQuery, null, listener, CallOptions.NONE).start();
+        return create(partner, method, pathAndQuery, null, listener, CallOptions.NONE, true).start();
     }
 
     Exchange exchange(String partner, String method, String pathAndQuery, HttpFields headers,
             ExchangeListener listener) {
-        return create(partner, method, pathAndQuery, headers, listener, CallOptions.NONE).start();
+        return create(partner, method, pathAndQuery, headers, listener, CallOptions.NONE, true).start();
     }
 
     Exchange exchange(String partner, String method, String pathAndQuery, HttpFields headers,
             ExchangeListener listener, CallOptions options) {
-        return create(partner, method, pathAndQuery, headers, listener, options).start();
+        return create(partner, method, pathAndQuery, headers, listener, options, true).start();
     }
 
     /** A fan-out to add calls to; nothing starts until {@link FanOut#start()}. */
     public FanOut fanOut(Duration deadline) {
         requireStarted();
-        return new FanOut(this, scheduler, http.getExecutor(), deadline);
+        return new FanOut(this, fanOuts, deadline);
     }
 
     /**
@@ -269,9 +272,14 @@ public final class BrokerClient extends ContainerLifeCycle {
                 + String.join(", ", states.keySet()) + ")");
     }
 
-    /** An inert exchange: checked, resolved, not started. */
+    /**
+     * An inert exchange: checked, resolved, not started.
+     *
+     * @param alone started on its own, so this client keeps it for a stop to cancel; false for a fan-out's
+     *              call, which its fan-out keeps
+     */
     RealExchange create(String partnerName, String method, String pathAndQuery, HttpFields headers,
-            ExchangeListener listener, CallOptions options) {
+            ExchangeListener listener, CallOptions options, boolean alone) {
         requireStarted();
         PartnerState state = states.get(partnerName);
         if (state == null) {
@@ -296,7 +304,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         ResponseCache.Key key = options.caching() == null ? null : ResponseCache.key(upper, uri, headers);
         Wire wire = state.partner().protocol() == Partner.Protocol.H2C ? h2c : http1;
         return new RealExchange(wire, scheduler, executor, state, upper, uri,
-                headers, listener, counter, options.hedging(),
+                headers, listener, alone ? aloneList : RealExchange.StopList.NONE, options.hedging(),
                 options.caching(), key);
     }
 
@@ -421,7 +429,16 @@ public final class BrokerClient extends ContainerLifeCycle {
 
     /** Exchanges admitted and not yet ended, over every partner. */
     public long exchangesInFlight() {
-        return inFlight.get();
+        long sum = 0;
+        for (PartnerState state : states.values()) {
+            sum += state.inFlight();
+        }
+        return sum;
+    }
+
+    /** Fan-outs started and not yet completed. */
+    int fanOutsInFlight() {
+        return fanOuts.size();
     }
 
     public PartnerStats stats(String partnerName) {

@@ -8,15 +8,13 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.eclipse.jetty.http.HttpFields;
-import org.eclipse.jetty.util.thread.Scheduler;
+import org.eclipse.jetty.io.CyclicTimeouts;
 
 /**
  * C exchanges started together under one deadline; completes exactly once, with every outcome,
@@ -40,13 +38,12 @@ import org.eclipse.jetty.util.thread.Scheduler;
  *
  * <p>Not thread-safe while calls are being added; {@link #start()} once. The result stage completes
  * on a pool thread — or on the scheduler thread when an exchange's own call timeout ended it, as
- * Jetty fires those there; the fan-out's deadline timer only hands its aborts to the pool — and never
- * exceptionally. Never block in its dependents.</p>
+ * Jetty fires those there; the deadlines' timer only hands its aborts to the pool ({@link FanOuts}) —
+ * and never exceptionally. Never block in its dependents.</p>
  */
 public final class FanOut {
     private final BrokerClient broker;
-    private final Scheduler scheduler;
-    private final Executor executor;
+    private final FanOuts running;
     private final Duration deadline;
     private final List<RealExchange> exchanges = new ArrayList<>();
     private final List<Boolean> required = new ArrayList<>();
@@ -54,13 +51,12 @@ public final class FanOut {
     private List<Later> deferred;
     private final AtomicBoolean started = new AtomicBoolean();
 
-    FanOut(BrokerClient broker, Scheduler scheduler, Executor executor, Duration deadline) {
+    FanOut(BrokerClient broker, FanOuts running, Duration deadline) {
         if (deadline == null || deadline.isNegative() || deadline.isZero()) {
             throw new IllegalArgumentException("deadline: " + deadline + " (accepted: > 0)");
         }
         this.broker = broker;
-        this.scheduler = scheduler;
-        this.executor = executor;
+        this.running = running;
         this.deadline = deadline;
     }
 
@@ -90,7 +86,7 @@ public final class FanOut {
         if (started.get()) {
             throw new IllegalStateException("fan-out already started");
         }
-        exchanges.add(broker.create(partner, method, pathAndQuery, headers, listener, options));
+        exchanges.add(broker.create(partner, method, pathAndQuery, headers, listener, options, false));
         this.required.add(options.required());
         return this;
     }
@@ -164,9 +160,13 @@ public final class FanOut {
         return result;
     }
 
-    /** One started fan-out: its outcomes, the calls out, and the one completion. */
-    private final class Run {
+    /**
+     * One started fan-out: its outcomes, the calls out, and the one completion. From start to completion
+     * it is in the client's {@link FanOuts}, which expires it at its deadline and cancels it on a stop.
+     */
+    final class Run implements CyclicTimeouts.Expirable {
         private final long startNanos = System.nanoTime();
+        private final long deadlineNanos = startNanos + deadline.toNanos();
         private final CompletableFuture<FanOutResult> result;
         private final Outcome[] outcomes = new Outcome[exchanges.size()];
         /** The calls out; a later stage's slot stays null until its call is made. */
@@ -176,7 +176,8 @@ public final class FanOut {
         private final AtomicInteger remaining = new AtomicInteger(exchanges.size());
         private final AtomicInteger failedRequired = new AtomicInteger(-1);
         private final AtomicBoolean deadlineHit = new AtomicBoolean();
-        private Scheduler.Task timer;
+        /** The client stopped: calls not made yet end CANCELLED unsent. */
+        private volatile boolean stopped;
 
         Run(CompletableFuture<FanOutResult> result) {
             this.result = result;
@@ -190,12 +191,7 @@ public final class FanOut {
                     claimed[i] = new AtomicBoolean(exchanges.get(i) != null);
                 }
             }
-            // The timer thread only hands the aborts to the pool: completions and their dependents never
-            // run on the one scheduler thread that every deadline shares.
-            timer = scheduler.schedule(() -> executor.execute(() -> {
-                deadlineHit.set(true);
-                forEachOut(RealExchange::expire);
-            }), deadline.toNanos(), TimeUnit.NANOSECONDS);
+            running.started(this);
             for (int i = 0; i < outcomes.length; i++) {
                 RealExchange exchange = exchanges.get(i);
                 if (exchange != null) {
@@ -208,6 +204,23 @@ public final class FanOut {
                     exchange.start();
                 }
             }
+        }
+
+        @Override
+        public long getExpireNanoTime() {
+            return deadlineNanos;
+        }
+
+        /** The deadline passed: every call still out ends TIMEOUT (run on the pool, by {@link FanOuts}). */
+        void expire() {
+            deadlineHit.set(true);
+            forEachOut(RealExchange::expire);
+        }
+
+        /** The client is stopping: every call still out ends CANCELLED, and none is made after. */
+        void cancel() {
+            stopped = true;
+            forEachOut(RealExchange::cancel);
         }
 
         private void forEachOut(Consumer<RealExchange> action) {
@@ -234,7 +247,7 @@ public final class FanOut {
             }
             // The decrement that reaches zero happens once; it alone completes the fan-out.
             if (remaining.decrementAndGet() == 0) {
-                timer.cancel();
+                running.ended(this);
                 result.complete(new FanOutResult(List.copyOf(Arrays.asList(outcomes)), System.nanoTime() - startNanos,
                         deadlineHit.get(), failedRequired.get()));
             }
@@ -264,10 +277,10 @@ public final class FanOut {
         }
 
         private void make(int slot, Later later) {
-            if (deadlineHit.get() || failedRequired.get() >= 0) {
+            if (deadlineHit.get() || failedRequired.get() >= 0 || stopped) {
                 ended(slot, unsent(later, deadlineHit.get() ? Outcome.Kind.TIMEOUT : Outcome.Kind.CANCELLED,
                         deadlineHit.get() ? "the deadline passed before the calls it depends on ended"
-                                : "a required call failed first"));
+                                : stopped ? "the broker client stopped" : "a required call failed first"));
                 return;
             }
             List<Outcome> inputs = new ArrayList<>(later.dependsOn().length);
@@ -278,7 +291,7 @@ public final class FanOut {
             try {
                 String path = later.pathAndQuery().apply(inputs);
                 exchange = broker.create(later.partner(), later.method(), path, later.headers(), later.listener(),
-                        later.options());
+                        later.options(), false);
             } catch (IllegalArgumentException e) {
                 ended(slot, unsent(later, Outcome.Kind.SKIPPED, e.getMessage()));
                 return;
@@ -286,10 +299,10 @@ public final class FanOut {
             out.set(slot, exchange);
             watch(slot, exchange);
             exchange.start();
-            // Made while the deadline or a required failure was being handled: it must not escape them.
+            // Made while the deadline, a required failure or a stop was being handled: it must not escape them.
             if (deadlineHit.get()) {
                 exchange.expire();
-            } else if (failedRequired.get() >= 0) {
+            } else if (failedRequired.get() >= 0 || stopped) {
                 exchange.cancel();
             }
         }

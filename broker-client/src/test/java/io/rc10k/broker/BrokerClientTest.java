@@ -316,18 +316,18 @@ class BrokerClientTest {
         BrokerClient broker = start(BrokerClient.builder().partner(Partner.builder("p", "http://127.0.0.1:9/api")
                 .build()));
         try {
-            URI first = broker.create("p", "GET", "x?q=1", null, ExchangeListener.NONE, CallOptions.NONE).uri();
-            URI again = broker.create("p", "GET", "x?q=1", null, ExchangeListener.NONE, CallOptions.NONE).uri();
+            URI first = broker.create("p", "GET", "x?q=1", null, ExchangeListener.NONE, CallOptions.NONE, true).uri();
+            URI again = broker.create("p", "GET", "x?q=1", null, ExchangeListener.NONE, CallOptions.NONE, true).uri();
             assertEquals(URI.create("http://127.0.0.1:9/api/x?q=1"), first);
             assertSame(first, again, "the second call took the first one's resolution");
             for (int i = 0; i < 3; i++) {
                 assertThrows(IllegalArgumentException.class,
-                        () -> broker.create("p", "GET", "../x", null, ExchangeListener.NONE, CallOptions.NONE));
+                        () -> broker.create("p", "GET", "../x", null, ExchangeListener.NONE, CallOptions.NONE, true));
             }
             for (int i = 0; i < 2_000; i++) {
                 String path = "v" + i + "/w?q=" + i;
                 assertEquals(URI.create("http://127.0.0.1:9/api/" + path),
-                        broker.create("p", "GET", path, null, ExchangeListener.NONE, CallOptions.NONE).uri(), path);
+                        broker.create("p", "GET", path, null, ExchangeListener.NONE, CallOptions.NONE, true).uri(), path);
             }
         } finally {
             broker.stop();

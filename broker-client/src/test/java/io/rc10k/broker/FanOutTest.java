@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -230,6 +231,34 @@ class FanOutTest {
         assertTrue(result.deadlineHit());
     }
 
+    @Test
+    void aShorterDeadlineStartedAfterALongerOneFiresFirst() throws Exception {
+        // One timer serves every fan-out's deadline: a later, earlier deadline must bring it forward.
+        CompletableFuture<FanOutResult> longer = broker.fanOut(Duration.ofSeconds(120)).call("h1", "stub?delay=60000")
+                .start().toCompletableFuture();
+        FanOutResult shorter = broker.fanOut(Duration.ofMillis(300)).call("h1", "stub?delay=60000").start()
+                .toCompletableFuture().get(30, TimeUnit.SECONDS);
+        assertEquals(Outcome.Kind.TIMEOUT, shorter.outcomes().get(0).kind());
+        assertTrue(shorter.deadlineHit());
+        assertFalse(longer.isDone(), "the longer deadline fired with the shorter one");
+        assertEquals(1, broker.fanOutsInFlight());
+    }
+
+    @Test
+    void stoppingTheClientCancelsAChainsLaterCallUnsent() throws Exception {
+        CompletableFuture<FanOutResult> chain = broker.fanOut(Duration.ofSeconds(60))
+                .call("h1", "stub?delay=60000")
+                .callAfter(new int[] {0}, "h1", "GET", in -> "stub", null, ExchangeListener.NONE, CallOptions.NONE)
+                .start().toCompletableFuture();
+        ExchangeTest.awaitCondition(() -> stubs.stats().inFlight() >= 1, "the first call never reached the partner");
+        broker.stop();
+        FanOutResult result = chain.get(30, TimeUnit.SECONDS);
+        assertEquals(List.of(Outcome.Kind.CANCELLED, Outcome.Kind.CANCELLED),
+                result.outcomes().stream().map(Outcome::kind).toList());
+        assertEquals(0, result.outcomes().get(1).attempts(), "the later call was made on a stopping client");
+        assertEquals(0, broker.fanOutsInFlight());
+    }
+
     private static String idOf(Outcome outcome) {
         Matcher m = Pattern.compile("\"id\":\"([^\"]*)\"").matcher(outcome.bodyAsString());
         if (!m.find()) {
@@ -296,6 +325,7 @@ class FanOutTest {
         assertTrue(done.await(60, TimeUnit.SECONDS), done.getCount() + " fan-outs never completed");
         ExchangeTest.awaitCondition(() -> broker.exchangesInFlight() == 0, "exchanges still in flight");
         ExchangeTest.awaitCondition(() -> stubs.stats().inFlight() == 0, "partner still holds calls");
+        assertEquals(0, broker.fanOutsInFlight(), "completed fan-outs left in the deadlines' set");
         for (AtomicInteger count : completions) {
             assertEquals(1, count.get(), "a fan-out completed more than once");
         }

@@ -63,7 +63,7 @@ public final class RealExchange implements Exchange {
     private final ExchangeListener listener;
     /** False for {@link ExchangeListener#NONE}: then no event is even queued, and the outcome completes at once. */
     private final boolean listening;
-    private final ExchangeCounter counter;
+    private final StopList stopList;
     private final CompletableFuture<Outcome> outcome = new CompletableFuture<>();
     private final AtomicBoolean completed = new AtomicBoolean();
     private final SerializedInvoker events = new SerializedInvoker(RealExchange.class);
@@ -102,13 +102,25 @@ public final class RealExchange implements Exchange {
     }
     private final AtomicReference<Outcome.Kind> abortKind = new AtomicReference<>();
 
-    /** Counts exchanges in flight across partners, for metrics, and keeps them for a stop to cancel. */
-    public interface ExchangeCounter {
+    /**
+     * Where an admitted exchange is kept while in flight, for a stop to cancel: the client's list for an
+     * exchange started on its own; {@link #NONE} for a fan-out's call, which its fan-out keeps.
+     */
+    public interface StopList {
+        StopList NONE = new StopList() {
+            @Override
+            public void begun(RealExchange exchange) {
+            }
+
+            @Override
+            public void ended(RealExchange exchange) {
+            }
+        };
+
         void begun(RealExchange exchange);
 
         void ended(RealExchange exchange);
     }
-
 
     /**
      * @param hedging  null, or how the exchange is hedged
@@ -116,7 +128,7 @@ public final class RealExchange implements Exchange {
      * @param cacheKey the key of its answer in that cache (with {@code caching})
      */
     public RealExchange(Wire wire, Scheduler scheduler, Executor executor, PartnerState state, String method, URI uri,
-            HttpFields headers, ExchangeListener listener, ExchangeCounter counter,
+            HttpFields headers, ExchangeListener listener, StopList stopList,
             Hedging hedging, Caching caching, ResponseCache.Key cacheKey) {
         this.wire = wire;
         this.scheduler = scheduler;
@@ -132,7 +144,7 @@ public final class RealExchange implements Exchange {
         this.headers = headers;
         this.listener = listener == null ? ExchangeListener.NONE : listener;
         this.listening = this.listener != ExchangeListener.NONE;
-        this.counter = counter;
+        this.stopList = stopList;
     }
 
     /** Starts the first attempt, or ends REJECTED at once when the partner is full. */
@@ -189,7 +201,7 @@ public final class RealExchange implements Exchange {
                             + "(maxConnections and maxQueued)"), 0, 0), false);
             return;
         }
-        counter.begun(this);
+        stopList.begun(this);
         attempt();
     }
 
@@ -324,7 +336,7 @@ public final class RealExchange implements Exchange {
         current = null;
         if (admitted) {
             state.release();
-            counter.ended(this);
+            stopList.ended(this);
         }
         if (recorded) {
             state.record(result.kind(), result.status());
