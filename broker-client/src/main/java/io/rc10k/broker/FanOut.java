@@ -166,7 +166,7 @@ public final class FanOut {
      */
     final class Run implements CyclicTimeouts.Expirable {
         private final long startNanos = System.nanoTime();
-        private final long deadlineNanos = startNanos + deadline.toNanos();
+        private final long dueNanos = FanOuts.due(startNanos + deadline.toNanos());
         private final CompletableFuture<FanOutResult> result;
         private final Outcome[] outcomes = new Outcome[exchanges.size()];
         /** The calls out; a later stage's slot stays null until its call is made. */
@@ -208,7 +208,7 @@ public final class FanOut {
 
         @Override
         public long getExpireNanoTime() {
-            return deadlineNanos;
+            return dueNanos;
         }
 
         /** The deadline passed: every call still out ends TIMEOUT (run on the pool, by {@link FanOuts}). */

@@ -16,15 +16,27 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * expiry to the pool; completions and their dependents never run on the scheduler thread that every
  * deadline shares.
  *
+ * <p>Each wake-up reads every fan-out in flight, so deadlines are kept to {@value #TICK_MILLIS} ms
+ * ({@link #due}): when thousands of fan-outs time out one after another, the task wakes at most once
+ * per tick instead of once per fan-out, and a fan-out expires within a tick after its deadline.</p>
+ *
  * <p>Thread-safe.</p>
  */
 final class FanOuts extends CyclicTimeouts<FanOut.Run> {
+    static final long TICK_MILLIS = 5;
+    private static final long TICK_NANOS = TICK_MILLIS * 1_000_000;
     private final Set<FanOut.Run> running = ConcurrentHashMap.newKeySet();
     private final Executor executor;
 
     FanOuts(Scheduler scheduler, Executor executor) {
         super(scheduler);
         this.executor = executor;
+    }
+
+    /** When a fan-out whose deadline is {@code deadlineNanos} expires: the next tick, never before the deadline. */
+    static long due(long deadlineNanos) {
+        long past = Math.floorMod(deadlineNanos, TICK_NANOS);
+        return past == 0 ? deadlineNanos : deadlineNanos + (TICK_NANOS - past);
     }
 
     /** A fan-out started: it is cancelled by a stop, and expired at its deadline unless it ended first. */
