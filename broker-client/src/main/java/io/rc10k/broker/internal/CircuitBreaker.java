@@ -14,8 +14,10 @@ import org.slf4j.LoggerFactory;
  * <p>Failures are what the partner is responsible for: CONNECT_FAILED, RESET, TIMEOUT and HTTP
  * statuses of 500 and above. REJECTED, CANCELLED, TOO_LARGE and 4xx are not counted.</p>
  *
- * <p>A small state machine under this object's lock; no caller code runs inside it. Opening and
- * closing are logged (WARN, INFO), a line per change, never per call.</p>
+ * <p>A small state machine under this object's lock; no caller code runs inside it. A call that
+ * finds the breaker closed starts without taking the lock: every call of a partner asks, from
+ * whichever thread starts it, so the usual case must not make them queue for one another. Opening
+ * and closing are logged (WARN, INFO), a line per change, never per call.</p>
  */
 final class CircuitBreaker {
     enum State { CLOSED, OPEN, HALF_OPEN }
@@ -29,7 +31,8 @@ final class CircuitBreaker {
     private int recentFailures;
     private int next;
     private int consecutive;
-    private State state = State.CLOSED;
+    /** Changed under the lock; read without it by {@link #allow()} when closed. */
+    private volatile State state = State.CLOSED;
     private long openUntilNanos;
     private boolean probing;
 
@@ -40,10 +43,12 @@ final class CircuitBreaker {
     }
 
     /** Whether a call may start now; a half-open breaker lets exactly one probe through. */
-    synchronized boolean allow() {
-        if (!settings.enabled()) {
-            return true;
-        }
+    boolean allow() {
+        // Closed (or disabled): no lock. A call that races an opening starts, as one a moment earlier would have.
+        return !settings.enabled() || state == State.CLOSED || allowLocked();
+    }
+
+    private synchronized boolean allowLocked() {
         switch (state) {
             case CLOSED:
                 return true;
@@ -119,7 +124,7 @@ final class CircuitBreaker {
         next = 0;
     }
 
-    synchronized State state() {
+    State state() {
         return state;
     }
 }
