@@ -295,6 +295,10 @@ public final class FanOut {
             } catch (IllegalArgumentException e) {
                 ended(slot, unsent(later, Outcome.Kind.SKIPPED, e.getMessage()));
                 return;
+            } catch (IllegalStateException e) {
+                // The client began to stop after the check above, before it cancelled this fan-out.
+                ended(slot, unsent(later, Outcome.Kind.CANCELLED, "the broker client stopped"));
+                return;
             }
             out.set(slot, exchange);
             watch(slot, exchange);
