@@ -479,6 +479,16 @@ public final class BrokerClient extends ContainerLifeCycle {
         return Math.max(1, selectors) + loops;
     }
 
+    /**
+     * True when called on one of the client's HTTP/1.1 loops, where answers are read and their callbacks
+     * run. Whatever runs there holds up every answer that loop reads: a server may run short non-blocking
+     * work on it (resuming an inbound connection) instead of waking a thread for that work, never more.
+     */
+    public boolean isLoopThread() {
+        Http1Wire wire = http1;
+        return wire != null && wire.isLoopThread();
+    }
+
     /** The executor everything runs on (the injected one, or the client's own). */
     public Executor executor() {
         return http == null ? injectedExecutor : http.getExecutor();

@@ -5,6 +5,8 @@ import io.rc10k.mashup.internal.admission.AdmissionHandler;
 import io.rc10k.mashup.internal.admission.BlockingRequestLimit;
 import io.rc10k.mashup.internal.admission.FileBudget;
 import io.rc10k.mashup.internal.admission.GracefulMashups;
+import io.rc10k.mashup.internal.modes.InlineMashups;
+import io.rc10k.mashup.internal.modes.ResumingPool;
 import io.rc10k.mashup.internal.observability.Readiness;
 import io.rc10k.mashup.internal.observability.SpanExport;
 import io.rc10k.mashup.internal.wiring.AdminConnector;
@@ -67,7 +69,10 @@ public final class MashupServer {
     public static Server createServer(MashupOptions options, Definitions definitions, boolean stubsInProcess) {
         Mode mode = options.mode();
         mode.requireRunnable();
-        QueuedThreadPool pool = new QueuedThreadPool(options.maxThreads(), Math.min(8, options.maxThreads()));
+        int minThreads = Math.min(8, options.maxThreads());
+        // Async mode: a connection resumed on a broker loop stays there (ResumingPool, InlineMashups).
+        QueuedThreadPool pool = mode.blocks() ? new QueuedThreadPool(options.maxThreads(), minThreads)
+                : new ResumingPool(options.maxThreads(), minThreads);
         pool.setName("mashup");
         mode.configure(pool);
         Scheduler scheduler = new ScheduledExecutorScheduler("mashup-scheduler", false);
@@ -108,6 +113,9 @@ public final class MashupServer {
         server.addEventListener(readiness);
         MashupServlets.Parts parts = MashupServlets.parts(definitions, mode, pool, scheduler, buffers, spans,
                 readiness, pool.getName(), true);
+        if (pool instanceof ResumingPool resuming) {
+            resuming.resumeOn(parts.broker()::isLoopThread);
+        }
         for (LifeCycle part : parts.lifeCycles()) {
             server.addBean(part, true);
         }
@@ -141,7 +149,9 @@ public final class MashupServer {
         AdmissionHandler admission = new AdmissionHandler(maxInFlight, parts.metrics(),
                 () -> limit.getNetworkConnectionCount() >= nearLimit, options.observabilityOnAdminOnly(), mashups);
         server.addBean(new Limits(budget.maxFiles(), maxConnections, maxInFlight));
-        server.setHandler(new GracefulMashups(admission));
+        Handler top = new GracefulMashups(admission);
+        // Async mode: mashup GETs run where they were read; anything that may block goes to the pool.
+        server.setHandler(mode.blocks() ? top : new InlineMashups(top));
         server.setErrorHandler(new JsonErrorHandler());
 
         // A graceful stop waits for what was admitted, including requests still waiting for a thread.

@@ -74,6 +74,11 @@ final class Http1Loop implements Runnable {
         }
     }
 
+    /** True when called on this loop's thread. */
+    boolean isCurrentThread() {
+        return Thread.currentThread() == thread;
+    }
+
     void adopt(Http1Connection connection) {
         connections.add(connection);
     }

@@ -154,6 +154,16 @@ public final class Http1Wire extends AbstractLifeCycle implements Wire {
         }
     }
 
+    /** True when called on one of this wire's loops. */
+    public boolean isLoopThread() {
+        for (Http1Loop loop : loops) {
+            if (loop.isCurrentThread()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The loop at {@code index}: for tests that need to act on a loop's own thread. */
     Http1Loop loop(int index) {
         return loops[index];

@@ -65,7 +65,7 @@ public final class AsyncMashupServlet extends MashupServlet {
                 fanOut.call(call.partner(), "GET", call.pathAndQuery(), call.headers(), ExchangeListener.NONE,
                         call.options());
             } catch (IllegalArgumentException e) {
-                rejectCall(response, route, call);
+                rejectCall(request, response, route, call);
                 return;
             }
         }
@@ -86,6 +86,48 @@ public final class AsyncMashupServlet extends MashupServlet {
             fanOut.start().thenAccept(reply::partsArrived);
         } finally {
             reply.held(System.nanoTime() - start);
+        }
+    }
+
+    /**
+     * A refusal without blocking, like an answer: on whatever thread runs this (a selector, in the
+     * standalone server: {@link InlineMashups}) a client that does not read must hold up nothing.
+     */
+    @Override
+    protected void refuse(HttpServletRequest request, HttpServletResponse response, int status, byte[] body)
+            throws IOException {
+        AsyncContext async = request.startAsync();
+        async.setTimeout(0);
+        head(response, status, false, body.length);
+        ServletOutputStream out = response.getOutputStream();
+        out.setWriteListener(new WriteListener() {
+            private boolean written;
+
+            @Override
+            public void onWritePossible() throws IOException {
+                if (!written) {
+                    written = true;
+                    out.write(body);
+                    if (!out.isReady()) {
+                        return; // called again once the client has taken it
+                    }
+                }
+                complete(async);
+            }
+
+            @Override
+            public void onError(Throwable failure) {
+                LOG.debug("a refusal could not be written", failure);
+                complete(async);
+            }
+        });
+    }
+
+    private static void complete(AsyncContext async) {
+        try {
+            async.complete();
+        } catch (IllegalStateException e) {
+            LOG.debug("already completed by the container", e);
         }
     }
 

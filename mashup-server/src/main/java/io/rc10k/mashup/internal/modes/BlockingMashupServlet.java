@@ -59,7 +59,7 @@ public final class BlockingMashupServlet extends MashupServlet {
             try {
                 broker.resolve(call.partner(), call.pathAndQuery());
             } catch (IllegalArgumentException e) {
-                rejectCall(response, route, call);
+                rejectCall(request, response, route, call);
                 return;
             }
         }

@@ -43,17 +43,23 @@ abstract class MashupServlet extends HttpServlet {
             return router.route(request);
         } catch (MashupRouter.Rejection rejection) {
             metrics.count(rejection.mashup(), rejection.status() == 404 ? "not_found" : "bad_request");
-            write(response, rejection.status(), false, rejection.body());
+            refuse(request, response, rejection.status(), rejection.body());
             return null;
         }
     }
 
     /** Answers 400 for a call the broker refused (its values would leave the partner's base path). */
-    protected void rejectCall(HttpServletResponse response, MashupRouter.Route route, MashupRouter.Call call)
-            throws IOException {
+    protected void rejectCall(HttpServletRequest request, HttpServletResponse response, MashupRouter.Route route,
+            MashupRouter.Call call) throws IOException {
         metrics.count(route.mashup().name(), "bad_request");
-        write(response, 400, false, Composite.error("bad_request", "a parameter value would make the call to "
+        refuse(request, response, 400, Composite.error("bad_request", "a parameter value would make the call to "
                 + call.partner() + " leave its base path"));
+    }
+
+    /** Writes a refusal (a JSON error, nothing started): with a blocking write here; async mode overrides. */
+    protected void refuse(HttpServletRequest request, HttpServletResponse response, int status, byte[] body)
+            throws IOException {
+        write(response, status, false, body);
     }
 
     /**
