@@ -61,8 +61,9 @@ public final class Peers {
      * @param rounds  how many times every server is measured, in turn
      */
     /**
-     * @param baselineJar another build of mashup-server.jar, measured in async mode beside this one in the same
-     *                    rounds (as {@code baseline async}) to compare two builds in one run; null for none
+     * @param baselineJar another build of mashup-server.jar, measured in each mode beside this one in the same
+     *                    rounds (as {@code baseline async}, and {@code baseline virtual} on JDK 21+) to compare two
+     *                    builds in one run; null for none
      */
     public record Settings(Efficiency.Settings servers, int rounds, Path baselineJar) {
         public Settings(Efficiency.Settings servers, int rounds) {
@@ -179,8 +180,10 @@ public final class Peers {
                 servers.put("mashup-server " + mode, Efficiency.startMashup(s, definitions, mode));
             }
             if (settings.baselineJar() != null) {
-                servers.put("baseline async", Efficiency.startMashup(s.withMashupJar(settings.baselineJar()),
-                        definitions, "async"));
+                for (String mode : modes) {
+                    servers.put("baseline " + mode, Efficiency.startMashup(s.withMashupJar(settings.baselineJar()),
+                            definitions, mode));
+                }
             }
             for (int round = 0; round < settings.rounds(); round++) {
                 // Round 1 warms every server for at least half its longest warm-up: a fresh server can look
@@ -256,7 +259,7 @@ public final class Peers {
         String usage = "--calls C (6) --rounds R (3) --connections N (64) --warmup MS (15000; round 1 at least "
                 + "half of it, later rounds at most " + LATER_WARMUP_MILLIS + ") --measure MS (10000) --mashup-jar PATH --stub-jar PATH "
                 + "--benchmarks-jar PATH --java PATH (the servers' JVM; default: this one) --jvm-arg ARG (repeatable) "
-                + "--baseline-jar PATH (another mashup-server.jar, measured beside it as \"baseline async\") --help --version";
+                + "--baseline-jar PATH (another mashup-server.jar, measured beside it in each mode, as \"baseline async\" and, on JDK 21+, \"baseline virtual\") --help --version";
         CommandLine line = new CommandLine("peers", usage, args);
         while (line.next()) {
             switch (line.option()) {

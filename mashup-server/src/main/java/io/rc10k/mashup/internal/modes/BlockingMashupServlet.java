@@ -87,7 +87,7 @@ public final class BlockingMashupServlet extends MashupServlet {
             }
             long deadline = start + route.mashup().deadline().toNanos();
             long grace = deadline + TimeUnit.MILLISECONDS.toNanos(SAFETY_MARGIN_MILLIS);
-            if (route.required() != null && awaitRequiredFailure(answers, requiredFailed, deadline)) {
+            if (awaitAnswers(answers, route.required() != null ? requiredFailed : null, deadline)) {
                 stopped.set(true);
                 for (int i = 0; i < calls.size(); i++) {
                     Exchange exchange = exchanges.get(i);
@@ -111,19 +111,23 @@ public final class BlockingMashupServlet extends MashupServlet {
 
     /**
      * Waits until every call has ended, a required call has failed, or the deadline; true only for a
-     * required call's failure.
+     * required call's failure. One wait for all of them: the calls' answers wake this thread once, not
+     * once per call as waiting on each answer in turn would (a timed park and a wake-up each).
+     *
+     * @param requiredFailed completed when a required call fails; null when the mashup has none
      */
-    private static boolean awaitRequiredFailure(List<CompletableFuture<Outcome>> answers,
+    private static boolean awaitAnswers(List<CompletableFuture<Outcome>> answers,
             CompletableFuture<Void> requiredFailed, long deadline) {
+        CompletableFuture<Void> all = CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new));
         try {
-            CompletableFuture.anyOf(CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)), requiredFailed)
+            (requiredFailed == null ? all : CompletableFuture.anyOf(all, requiredFailed))
                     .get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
             // The deadline, or a call thread's failure: each call's own wait below deals with it.
         }
-        return requiredFailed.isDone();
+        return requiredFailed != null && requiredFailed.isDone();
     }
 
     /** Starts one call on a call thread; once {@code stopped} is set, a call not yet started never starts. */
