@@ -59,8 +59,6 @@ public final class Peers {
      * @param servers the servers' settings, as {@link Efficiency} takes them: C (one value), connections,
      *                first round's longest warm-up, measured window, jars, {@code java} and JVM options
      * @param rounds  how many times every server is measured, in turn
-     */
-    /**
      * @param baselineJar another build of mashup-server.jar, measured in each mode beside this one in the same
      *                    rounds (as {@code baseline async}, and {@code baseline virtual} on JDK 21+) to compare two
      *                    builds in one run; null for none
