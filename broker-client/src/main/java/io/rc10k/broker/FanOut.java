@@ -1,9 +1,9 @@
 package io.rc10k.broker;
 
+import io.rc10k.broker.internal.FanOutLedger;
 import io.rc10k.broker.internal.RealExchange;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -15,6 +15,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.io.CyclicTimeouts;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * C exchanges started together under one deadline; completes exactly once, with every outcome,
@@ -42,6 +44,8 @@ import org.eclipse.jetty.io.CyclicTimeouts;
  * and never exceptionally. Never block in its dependents.</p>
  */
 public final class FanOut {
+    private static final Logger LOG = LoggerFactory.getLogger(FanOut.class);
+
     private final BrokerClient broker;
     private final FanOuts running;
     private final Duration deadline;
@@ -161,19 +165,17 @@ public final class FanOut {
     }
 
     /**
-     * One started fan-out: its outcomes, the calls out, and the one completion. From start to completion
-     * it is in the client's {@link FanOuts}, which expires it at its deadline and cancels it on a stop.
+     * One started fan-out: the calls out, and the one completion; its {@link FanOutLedger} decides which
+     * later-stage calls are made and when the last call ended. From start to completion it is in the
+     * client's {@link FanOuts}, which expires it at its deadline and cancels it on a stop.
      */
     final class Run implements CyclicTimeouts.Expirable {
         private final long startNanos = System.nanoTime();
         private final long dueNanos = FanOuts.due(startNanos + deadline.toNanos());
         private final CompletableFuture<FanOutResult> result;
-        private final Outcome[] outcomes = new Outcome[exchanges.size()];
+        private final FanOutLedger ledger;
         /** The calls out; a later stage's slot stays null until its call is made. */
         private final AtomicReferenceArray<RealExchange> out = new AtomicReferenceArray<>(exchanges.size());
-        /** Later-stage calls claimed (made or ended unsent): each once. */
-        private final AtomicBoolean[] claimed;
-        private final AtomicInteger remaining = new AtomicInteger(exchanges.size());
         private final AtomicInteger failedRequired = new AtomicInteger(-1);
         private final AtomicBoolean deadlineHit = new AtomicBoolean();
         /** The client stopped: calls not made yet end CANCELLED unsent. */
@@ -181,24 +183,26 @@ public final class FanOut {
 
         Run(CompletableFuture<FanOutResult> result) {
             this.result = result;
-            this.claimed = deferred == null ? null : new AtomicBoolean[exchanges.size()];
+            int[][] dependsOn = new int[exchanges.size()][];
+            for (int i = 0; deferred != null && i < deferred.size(); i++) {
+                Later later = deferred.get(i);
+                dependsOn[i] = later == null ? null : later.dependsOn();
+            }
+            this.ledger = new FanOutLedger(dependsOn);
         }
 
         void start() {
-            for (int i = 0; i < outcomes.length; i++) {
+            for (int i = 0; i < exchanges.size(); i++) {
                 out.set(i, exchanges.get(i));
-                if (claimed != null) {
-                    claimed[i] = new AtomicBoolean(exchanges.get(i) != null);
-                }
             }
             running.started(this);
-            for (int i = 0; i < outcomes.length; i++) {
+            for (int i = 0; i < exchanges.size(); i++) {
                 RealExchange exchange = exchanges.get(i);
                 if (exchange != null) {
                     watch(i, exchange);
                 }
             }
-            for (int i = 0; i < outcomes.length; i++) {
+            for (int i = 0; i < exchanges.size(); i++) {
                 RealExchange exchange = exchanges.get(i);
                 if (exchange != null) {
                     exchange.start();
@@ -211,20 +215,25 @@ public final class FanOut {
             return dueNanos;
         }
 
-        /** The deadline passed: every call still out ends TIMEOUT (run on the pool, by {@link FanOuts}). */
+        /**
+         * The deadline passed: every call still out ends TIMEOUT, and so does every later-stage call not
+         * made yet, unsent (run on the pool, by {@link FanOuts}).
+         */
         void expire() {
             deadlineHit.set(true);
             forEachOut(RealExchange::expire);
+            endUnmade(Outcome.Kind.TIMEOUT, "the deadline passed before the calls it depends on ended");
         }
 
         /** The client is stopping: every call still out ends CANCELLED, and none is made after. */
         void cancel() {
             stopped = true;
             forEachOut(RealExchange::cancel);
+            endUnmade(Outcome.Kind.CANCELLED, "the broker client stopped");
         }
 
         private void forEachOut(Consumer<RealExchange> action) {
-            for (int i = 0; i < outcomes.length; i++) {
+            for (int i = 0; i < exchanges.size(); i++) {
                 RealExchange exchange = out.get(i);
                 if (exchange != null) {
                     action.accept(exchange);
@@ -232,50 +241,55 @@ public final class FanOut {
             }
         }
 
+        /** Ends, unsent, every later-stage call not claimed yet: nothing it waits for can make it any more. */
+        private void endUnmade(Outcome.Kind kind, String why) {
+            if (!ledger.chained()) {
+                return;
+            }
+            for (int slot = ledger.claimAny(0); slot >= 0; slot = ledger.claimAny(slot + 1)) {
+                ended(slot, unsent(deferred.get(slot), kind, why));
+            }
+        }
+
         private void watch(int slot, RealExchange exchange) {
-            exchange.outcome().whenComplete((outcome, never) -> ended(slot, outcome));
+            exchange.outcome().whenComplete((outcome, failure) -> ended(slot, outcome != null ? outcome
+                    : Outcome.failure(exchange.partner().name(), Outcome.Kind.CANCELLED, 0, failure, 0, 0)));
         }
 
+        /**
+         * A call ended: the first word for its slot counts, and whatever happens next — cancelling the rest,
+         * making the calls it let start, even a fault of ours — the slot is counted, so the fan-out
+         * completes. (Thrown out of here, a fault would vanish in {@code whenComplete}, and with it the
+         * completion.)
+         */
         private void ended(int slot, Outcome outcome) {
-            outcomes[slot] = outcome;
-            // The first required call to fail decides; the others' cancellations complete their outcomes.
-            if (required.get(slot) && outcome.kind() != Outcome.Kind.OK && failedRequired.compareAndSet(-1, slot)) {
-                forEachOut(RealExchange::cancel);
+            if (!ledger.record(slot, outcome)) {
+                return;
             }
-            if (claimed != null) {
-                startReady();
-            }
-            // The decrement that reaches zero happens once; it alone completes the fan-out.
-            if (remaining.decrementAndGet() == 0) {
-                running.ended(this);
-                result.complete(new FanOutResult(List.copyOf(Arrays.asList(outcomes)), System.nanoTime() - startNanos,
-                        deadlineHit.get(), failedRequired.get()));
+            try {
+                // The first required call to fail decides; the others' cancellations complete their outcomes.
+                if (required.get(slot) && outcome.kind() != Outcome.Kind.OK && failedRequired.compareAndSet(-1, slot)) {
+                    forEachOut(RealExchange::cancel);
+                }
+                if (ledger.chained()) {
+                    for (int ready = ledger.claimReady(0); ready >= 0; ready = ledger.claimReady(ready + 1)) {
+                        make(ready, deferred.get(ready));
+                    }
+                }
+            } catch (RuntimeException | Error e) {
+                LOG.error("fan-out: handling the end of call {} ({}) failed; the fan-out still completes", slot,
+                        outcome, e);
+            } finally {
+                // The count that reaches zero happens once; it alone completes the fan-out.
+                if (ledger.countDown()) {
+                    running.ended(this);
+                    result.complete(new FanOutResult(ledger.outcomes(), System.nanoTime() - startNanos,
+                            deadlineHit.get(), failedRequired.get()));
+                }
             }
         }
 
-        /** Makes (or ends unsent) every later-stage call whose dependencies have all ended. */
-        private void startReady() {
-            for (int i = 0; i < outcomes.length; i++) {
-                Later later = deferred.size() > i ? deferred.get(i) : null;
-                if (later == null || claimed[i].get() || !allEnded(later.dependsOn())) {
-                    continue;
-                }
-                if (!claimed[i].compareAndSet(false, true)) {
-                    continue;
-                }
-                make(i, later);
-            }
-        }
-
-        private boolean allEnded(int[] slots) {
-            for (int d : slots) {
-                if (outcomes[d] == null) {
-                    return false;
-                }
-            }
-            return true;
-        }
-
+        /** Makes a claimed later-stage call, or ends it unsent when it may no longer go out or cannot be built. */
         private void make(int slot, Later later) {
             if (deadlineHit.get() || failedRequired.get() >= 0 || stopped) {
                 ended(slot, unsent(later, deadlineHit.get() ? Outcome.Kind.TIMEOUT : Outcome.Kind.CANCELLED,
@@ -283,21 +297,20 @@ public final class FanOut {
                                 : stopped ? "the broker client stopped" : "a required call failed first"));
                 return;
             }
-            List<Outcome> inputs = new ArrayList<>(later.dependsOn().length);
-            for (int d : later.dependsOn()) {
-                inputs.add(outcomes[d]);
-            }
             RealExchange exchange;
             try {
-                String path = later.pathAndQuery().apply(inputs);
+                String path = later.pathAndQuery().apply(ledger.outcomesOf(later.dependsOn()));
                 exchange = broker.create(later.partner(), later.method(), path, later.headers(), later.listener(),
                         later.options(), false);
-            } catch (IllegalArgumentException e) {
-                ended(slot, unsent(later, Outcome.Kind.SKIPPED, e.getMessage()));
-                return;
             } catch (IllegalStateException e) {
                 // The client began to stop after the check above, before it cancelled this fan-out.
                 ended(slot, unsent(later, Outcome.Kind.CANCELLED, "the broker client stopped"));
+                return;
+            } catch (RuntimeException e) {
+                // IllegalArgumentException: a value it needed is missing, or the broker refused the call; anything
+                // else is a fault of the caller's function, and ends the call the same way, never the fan-out.
+                ended(slot, unsent(later, Outcome.Kind.SKIPPED, e instanceof IllegalArgumentException ? e.getMessage()
+                        : "building the call failed: " + e));
                 return;
             }
             out.set(slot, exchange);
