@@ -1,5 +1,6 @@
 package io.rc10k.broker;
 
+import io.rc10k.broker.internal.BufferBudget;
 import io.rc10k.broker.internal.Http1Wire;
 import io.rc10k.broker.internal.JettyWire;
 import io.rc10k.broker.internal.PartnerPools;
@@ -72,6 +73,7 @@ public final class BrokerClient extends ContainerLifeCycle {
     private final Scheduler injectedScheduler;
     private final ByteBufferPool injectedBuffers;
     private final int selectors;
+    private final BufferBudget buffers;
     /** Exchanges started on their own, in flight: a stop cancels them. A fan-out's are kept by {@link #fanOuts}. */
     private final Set<RealExchange> alone = ConcurrentHashMap.newKeySet();
     private final RealExchange.StopList aloneList = new RealExchange.StopList() {
@@ -137,7 +139,8 @@ public final class BrokerClient extends ContainerLifeCycle {
 
     private BrokerClient(Builder b) {
         this.partners = Map.copyOf(b.partners);
-        b.partners.values().forEach(p -> states.put(p.name(), new PartnerState(p)));
+        this.buffers = new BufferBudget(b.maxBufferedBytes > 0 ? b.maxBufferedBytes : defaultMaxBufferedBytes());
+        b.partners.values().forEach(p -> states.put(p.name(), new PartnerState(p, buffers)));
         this.injectedExecutor = b.executor;
         this.injectedScheduler = b.scheduler;
         this.injectedBuffers = b.byteBufferPool;
@@ -146,6 +149,21 @@ public final class BrokerClient extends ContainerLifeCycle {
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** A quarter of the heap the JVM may grow to: what partners' bodies in transit may hold together. */
+    static long defaultMaxBufferedBytes() {
+        return Math.max(1 << 20, Runtime.getRuntime().maxMemory() / 4);
+    }
+
+    /** Bytes of response bodies being received now, by every partner's calls together. */
+    public long bufferedBytes() {
+        return buffers.used();
+    }
+
+    /** The bound of {@link #bufferedBytes()} ({@link Builder#maxBufferedBytes}). */
+    public long maxBufferedBytes() {
+        return buffers.maxBytes();
     }
 
     @Override
@@ -506,6 +524,8 @@ public final class BrokerClient extends ContainerLifeCycle {
         private ByteBufferPool byteBufferPool;
         /** 0: the defaults (one Jetty selector; one HTTP/1.1 loop per core, at most 8). */
         private int selectors;
+        /** 0: a quarter of the maximum heap. */
+        private long maxBufferedBytes;
 
         private Builder() {
         }
@@ -549,6 +569,20 @@ public final class BrokerClient extends ContainerLifeCycle {
                 throw new IllegalArgumentException("selectors: " + selectors + " < 1");
             }
             this.selectors = selectors;
+            return this;
+        }
+
+        /**
+         * The most bytes of response bodies held at once while they are received, by every partner's calls
+         * together (default: a quarter of the maximum heap). A call whose body would pass it ends
+         * {@link Outcome.Kind#MEMORY_BUDGET}. Bodies are counted as they arrive, never by their declared
+         * length; a body that became an {@link Outcome} no longer counts.
+         */
+        public Builder maxBufferedBytes(long maxBufferedBytes) {
+            if (maxBufferedBytes < 1) {
+                throw new IllegalArgumentException("maxBufferedBytes: " + maxBufferedBytes + " (accepted: >= 1)");
+            }
+            this.maxBufferedBytes = maxBufferedBytes;
             return this;
         }
 

@@ -297,20 +297,26 @@ public final class FanOut {
                                 : stopped ? "the broker client stopped" : "a required call failed first"));
                 return;
             }
+            String path;
+            try {
+                path = later.pathAndQuery().apply(ledger.outcomesOf(later.dependsOn()));
+            } catch (RuntimeException e) {
+                // IllegalArgumentException: a value it needed is missing. Anything else is a fault of the caller's
+                // function; it ends the call the same way, never the fan-out.
+                ended(slot, unsent(later, Outcome.Kind.SKIPPED, e instanceof IllegalArgumentException ? e.getMessage()
+                        : "building the call's path failed: " + e));
+                return;
+            }
             RealExchange exchange;
             try {
-                String path = later.pathAndQuery().apply(ledger.outcomesOf(later.dependsOn()));
                 exchange = broker.create(later.partner(), later.method(), path, later.headers(), later.listener(),
                         later.options(), false);
+            } catch (IllegalArgumentException e) {
+                ended(slot, unsent(later, Outcome.Kind.SKIPPED, e.getMessage())); // the broker refused the call
+                return;
             } catch (IllegalStateException e) {
                 // The client began to stop after the check above, before it cancelled this fan-out.
                 ended(slot, unsent(later, Outcome.Kind.CANCELLED, "the broker client stopped"));
-                return;
-            } catch (RuntimeException e) {
-                // IllegalArgumentException: a value it needed is missing, or the broker refused the call; anything
-                // else is a fault of the caller's function, and ends the call the same way, never the fan-out.
-                ended(slot, unsent(later, Outcome.Kind.SKIPPED, e instanceof IllegalArgumentException ? e.getMessage()
-                        : "building the call failed: " + e));
                 return;
             }
             out.set(slot, exchange);

@@ -24,10 +24,20 @@ public final class Outcome {
         TIMEOUT,
         /** No connection could be made (refused, unreachable, connect timeout); nothing was sent. */
         CONNECT_FAILED,
-        /** The connection or stream broke after the request went out: reset, closed mid-response, malformed. */
+        /** The connection or stream broke after the request went out: reset, or closed before the response ended. */
         RESET,
+        /**
+         * The partner's bytes broke HTTP: a bad status line, header or chunk, lengths that disagree, a response it
+         * was not asked for. Ended as soon as the bytes arrived; the connection is closed, and the call not retried.
+         */
+        MALFORMED,
         /** The response body was larger than the partner's {@code maxResponseBytes}. */
         TOO_LARGE,
+        /**
+         * The client's budget of buffered response bytes, shared by every partner, was spent by calls in
+         * flight ({@code BrokerClient.Builder#maxBufferedBytes}): this call's body could not be kept.
+         */
+        MEMORY_BUDGET,
         /** Not started: the partner's connections and queue were full. */
         REJECTED,
         /** Aborted by the caller, or by the client stopping while the exchange was in flight. */

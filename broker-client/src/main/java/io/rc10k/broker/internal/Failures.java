@@ -2,6 +2,8 @@ package io.rc10k.broker.internal;
 
 import io.rc10k.broker.Outcome;
 import java.io.IOException;
+import org.eclipse.jetty.client.HttpResponseException;
+import org.eclipse.jetty.http.HttpException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 
@@ -13,6 +15,24 @@ final class Failures {
     /** Thrown (as an abort cause) when a body grows past the partner's {@code maxResponseBytes}. */
     static final class TooLargeException extends IOException {
         TooLargeException(String message) {
+            super(message);
+        }
+    }
+
+    /** The partner's bytes broke HTTP/1.1: a bad status line, header, chunk or length, an unasked-for 101. */
+    static final class MalformedResponseException extends IOException {
+        MalformedResponseException(String message) {
+            super(message);
+        }
+
+        MalformedResponseException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /** The abort cause when the client's budget of buffered response bytes is spent. */
+    static final class MemoryBudgetException extends IOException {
+        MemoryBudgetException(String message) {
             super(message);
         }
     }
@@ -31,6 +51,14 @@ final class Failures {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof TooLargeException) {
                 return Outcome.Kind.TOO_LARGE;
+            }
+            if (t instanceof MemoryBudgetException) {
+                return Outcome.Kind.MEMORY_BUDGET;
+            }
+            // Ours, and Jetty's client's for what its parser refused (an HttpResponseException, a BadMessageException).
+            if (t instanceof MalformedResponseException || t instanceof HttpException
+                    || t instanceof HttpResponseException) {
+                return Outcome.Kind.MALFORMED;
             }
             if (t instanceof CancelledException) {
                 return Outcome.Kind.CANCELLED;

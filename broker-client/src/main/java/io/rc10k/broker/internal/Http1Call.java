@@ -1,5 +1,7 @@
 package io.rc10k.broker.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -29,6 +31,26 @@ final class Http1Call implements Wire.Call {
     private final AtomicReference<Throwable> aborted = new AtomicReference<>();
     /** The connection carrying it, once one does (set before the abort flag is read). */
     volatile Http1Connection connection;
+    /**
+     * How far the request went out, for a connection's {@code end}: {@link #WRITING} while the sending
+     * thread writes, then {@link #WRITTEN}, or {@link #LOOP_WRITES} when the socket took only part and the
+     * loop writes the rest; {@link #ANSWERED_FIRST} when the answer ended while the sender was still
+     * writing, and the sender decides the connection's fate (Http1Connection).
+     */
+    volatile int writeState;
+    static final int WRITING = 0;
+    static final int WRITTEN = 1;
+    static final int LOOP_WRITES = 2;
+    static final int ANSWERED_FIRST = 3;
+    static final VarHandle WRITE_STATE;
+
+    static {
+        try {
+            WRITE_STATE = MethodHandles.lookup().findVarHandle(Http1Call.class, "writeState", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     Http1Call(Http1Destination destination, String method, URI uri, HttpFields headers,
             long timeoutNanos, Wire.Events events) {

@@ -33,6 +33,8 @@ import java.lang.invoke.VarHandle;
  */
 final class Http1Connection implements HttpParser.ResponseHandler {
     private static final int MAX_RESPONSE_HEAD_BYTES = 64 * 1024;
+    /** Interim (1xx) responses accepted before the real one: more is a partner stalling with them. */
+    private static final int MAX_INTERIM_RESPONSES = 8;
     private static final VarHandle CALL;
 
     static {
@@ -60,6 +62,10 @@ final class Http1Connection implements HttpParser.ResponseHandler {
     private HttpFields.Mutable headers;
     private boolean closeAfter;
     private boolean messageDone;
+    /** Loop only: interim responses seen before the current call's real one. */
+    private int interims;
+    /** Loop only: set while {@link #eof()} lets the parser finish, when an early end is a reset, not a fault. */
+    private boolean atEof;
     private ByteBuffer unwritten;
 
     Http1Connection(Http1Loop loop, Http1Destination destination, SocketChannel channel, Http1Call first,
@@ -133,6 +139,12 @@ final class Http1Connection implements HttpParser.ResponseHandler {
             return;
         }
         if (out.hasRemaining()) {
+            if (!Http1Call.WRITE_STATE.compareAndSet(next, Http1Call.WRITING, Http1Call.LOOP_WRITES)) {
+                // Answered before the partner could have read it all: what is left must never reach the
+                // next call's partner as the start of its request.
+                loop.run(this::close);
+                return;
+            }
             // The socket buffer is full (a very long head): the loop writes the rest when it may.
             loop.execute(() -> {
                 unwritten = out;
@@ -140,6 +152,12 @@ final class Http1Connection implements HttpParser.ResponseHandler {
                     key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
                 }
             });
+            return;
+        }
+        if (!Http1Call.WRITE_STATE.compareAndSet(next, Http1Call.WRITING, Http1Call.WRITTEN)) {
+            // The answer ended on the loop while this thread was still in write(), and the loop left the
+            // connection to it: the request is out whole, so the connection is as clean as any.
+            destination.release(this);
             return;
         }
         next.events.onSent();
@@ -169,6 +187,7 @@ final class Http1Connection implements HttpParser.ResponseHandler {
                     key.interestOps(SelectionKey.OP_READ);
                     Http1Call current = call;
                     if (current != null) {
+                        current.writeState = Http1Call.WRITTEN;
                         current.events.onSent();
                     }
                 }
@@ -217,6 +236,10 @@ final class Http1Connection implements HttpParser.ResponseHandler {
                 messageDone = false;
                 if (status >= 100 && status < 200) {
                     // An interim response (100, 103): the real one follows on the same connection.
+                    if (++interims > MAX_INTERIM_RESPONSES) {
+                        malformed(current, "more than " + MAX_INTERIM_RESPONSES + " interim (1xx) responses");
+                        return;
+                    }
                     parser.reset();
                     parser.setHeadResponse(current.head);
                     continue;
@@ -231,6 +254,7 @@ final class Http1Connection implements HttpParser.ResponseHandler {
     private void eof() {
         Http1Call current = call;
         if (current != null && !closed) {
+            atEof = true;
             parser.atEOF();
             parser.parseNext(BufferUtil.EMPTY_BUFFER);
             if (messageDone) {
@@ -244,31 +268,62 @@ final class Http1Connection implements HttpParser.ResponseHandler {
         close();
     }
 
-    /** The response came whole: frees or closes the connection, then ends the call. */
+    /**
+     * The response came whole: frees or closes the connection, then ends the call. A connection is kept
+     * only when nothing about it is in doubt: the partner did not ask to close it, no byte follows the
+     * answer, the whole request went out (a partner may answer before reading it), and the answer's
+     * framing was unambiguous.
+     */
     private void end(Http1Call current, boolean extraBytes) {
         int answered = status;
         HttpFields answeredHeaders = headers;
         status = 0;
         headers = null;
+        interims = 0;
         Throwable aborted = current.aborted();
         if (aborted != null) {
             fail(current, aborted);
             return;
         }
-        boolean keep = !closeAfter && !extraBytes;
+        boolean keep = !closeAfter && !extraBytes && framedClearly(answered, answeredHeaders);
         call = null;
         current.connection = null;
         parser.reset();
-        if (keep) {
+        if (!keep) {
+            close();
+        } else if (Http1Call.WRITE_STATE.compareAndSet(current, Http1Call.WRITING, Http1Call.ANSWERED_FIRST)) {
+            keep = false; // the sender, still in write(), releases it once it knows the request went out whole
+        } else if (current.writeState == Http1Call.WRITTEN) {
             destination.release(this);
         } else {
-            close();
+            close(); // the loop still had request bytes to write: the partner answered without reading them
         }
         current.complete(answered, answeredHeaders, null, keep);
     }
 
+    /**
+     * A body-less answer (204, 304) that still declares a body's framing: whatever bytes the partner meant
+     * as that body would arrive later and be read as the next call's answer, so the connection is not kept.
+     */
+    private static boolean framedClearly(int status, HttpFields fields) {
+        if (status != 204 && status != 304) {
+            return true;
+        }
+        if (fields.contains(HttpHeader.TRANSFER_ENCODING)) {
+            return false;
+        }
+        return status != 204 || fields.getLongField(HttpHeader.CONTENT_LENGTH) <= 0;
+    }
+
+    /** On the loop: the partner's bytes broke HTTP; the call ends MALFORMED at once and the connection closes. */
+    private void malformed(Http1Call which, String fault) {
+        fail(which, new Failures.MalformedResponseException(destination.partner.name() + " sent a malformed "
+                + "response: " + fault));
+    }
+
     /** On the loop: ends {@code which} with {@code failure} and closes the connection. */
     private void fail(Http1Call which, Throwable failure) {
+        interims = 0;
         CALL.compareAndSet(this, which, null);
         int answered = headers == null ? 0 : status;
         HttpFields answeredHeaders = headers;
@@ -366,6 +421,11 @@ final class Http1Connection implements HttpParser.ResponseHandler {
         if (current == null) {
             return true;
         }
+        if (status == 101) {
+            // Switching protocols was never asked for: what follows is not HTTP/1.1 any more.
+            malformed(current, "101 Switching Protocols without an Upgrade request");
+            return true;
+        }
         if (status >= 100 && status < 200) {
             return false; // interim: the real response follows
         }
@@ -396,15 +456,25 @@ final class Http1Connection implements HttpParser.ResponseHandler {
 
     @Override
     public void earlyEOF() {
-        // eof() reports it: the response did not end.
+        if (atEof) {
+            return; // eof() reports it: the partner closed before the response ended
+        }
+        // The socket is open, but the parser gave up on the body's framing (a bad chunk, say): it reports
+        // that as an early end after the headers, and waiting for more bytes would only wait for the deadline.
+        Http1Call current = call;
+        if (current != null) {
+            malformed(current, "the body's framing is broken (bad chunk or length)");
+        } else {
+            close();
+        }
     }
 
     @Override
     public void badMessage(HttpException failure) {
         Http1Call current = call;
         if (current != null) {
-            fail(current, new IOException("malformed response from " + destination.partner.name() + ": "
-                    + failure.getReason(), (Throwable) failure));
+            fail(current, new Failures.MalformedResponseException(destination.partner.name() + " sent a malformed "
+                    + "response: " + failure.getReason(), (Throwable) failure));
         } else {
             close();
         }

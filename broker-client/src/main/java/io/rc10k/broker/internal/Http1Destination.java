@@ -67,6 +67,9 @@ final class Http1Destination {
 
     /** A connection whose exchange ended cleanly: the next waiting call, or the idle stack. */
     void release(Http1Connection connection) {
+        if (connection.isClosed()) {
+            return; // closed meanwhile (stray bytes, say): closed() has given its place to a waiting call
+        }
         for (Http1Call next = waiting.poll(); next != null; next = waiting.poll()) {
             if (!next.isDone() && connection.send(next)) {
                 return;

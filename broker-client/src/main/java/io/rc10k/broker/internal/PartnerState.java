@@ -20,6 +20,7 @@ public final class PartnerState {
     private final AtomicInteger inFlight = new AtomicInteger();
     private final Map<Outcome.Kind, LongAdder> outcomes = new EnumMap<>(Outcome.Kind.class);
     private final CircuitBreaker breaker;
+    private final BufferBudget buffers;
     private volatile ResponseCache cache;
     /**
      * The last call paths resolved, one per slot chosen by the path's hash, and their URIs: a call made
@@ -34,8 +35,10 @@ public final class PartnerState {
     private record Resolved(String pathAndQuery, URI uri) {
     }
 
-    public PartnerState(Partner partner) {
+    /** @param buffers the client's budget of response bytes being received, shared by every partner */
+    public PartnerState(Partner partner, BufferBudget buffers) {
         this.partner = partner;
+        this.buffers = buffers;
         this.breaker = new CircuitBreaker(partner.name(), partner.circuitBreaker());
         for (Outcome.Kind kind : Outcome.Kind.values()) {
             outcomes.put(kind, new LongAdder());
@@ -44,6 +47,10 @@ public final class PartnerState {
 
     public Partner partner() {
         return partner;
+    }
+
+    BufferBudget buffers() {
+        return buffers;
     }
 
     /** The partner's response cache, made on first use (calls without caching never make one). */

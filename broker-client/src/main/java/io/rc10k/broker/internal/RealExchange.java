@@ -51,6 +51,9 @@ import org.slf4j.LoggerFactory;
 public final class RealExchange implements Exchange {
     private static final Logger LOG = LoggerFactory.getLogger(RealExchange.class);
     private static final Set<String> IDEMPOTENT = Set.of("GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE");
+    private static final byte[] NO_BODY = new byte[0];
+    /** A body's first buffer when it may be larger: it then doubles as bytes arrive, up to its declared length. */
+    private static final int FIRST_BUFFER_BYTES = 8 * 1024;
 
     private final Wire wire;
     private final Scheduler scheduler;
@@ -371,6 +374,18 @@ public final class RealExchange implements Exchange {
         }
     }
 
+    /**
+     * Logs on the pool, not here: this may be an event thread (a loop, a selector), which must not wait
+     * for an appender, whatever logging backend the application chose.
+     */
+    private void warn(String format, Object... arguments) {
+        try {
+            executor.execute(() -> LOG.warn(format, arguments));
+        } catch (RejectedExecutionException stopping) {
+            LOG.warn(format, arguments);
+        }
+    }
+
     private boolean mayRetry(Outcome.Kind kind) {
         if (attempts > partner.retries() || abortKind.get() != null || !wire.isRunning()
                 || deadlineNanos - System.nanoTime() <= 0) {
@@ -426,8 +441,18 @@ public final class RealExchange implements Exchange {
         private volatile boolean begun;
         /** Touched only inside {@link #events} tasks. */
         private boolean waitingReported;
-        private byte[] body = new byte[0];
+        /*
+         * The body so far. Response events and the completion come on one thread at a time (a connection's
+         * loop, or Jetty's serialized response callbacks), so these need no synchronization.
+         */
+        private byte[] body = NO_BODY;
         private int length;
+        /** How far the buffer may grow before the bytes force it: the declared length, else maxResponseBytes. */
+        private long expected = Long.MAX_VALUE;
+        /** Of the client's {@link BufferBudget}: the buffer's capacity, given back when the attempt ends. */
+        private long reserved;
+        /** Aborted for its size or the budget: what still arrives until the abort lands is dropped. */
+        private boolean refused;
 
         Attempt(boolean hedge) {
             this.hedge = hedge;
@@ -471,25 +496,53 @@ public final class RealExchange implements Exchange {
             // HEAD, 204 and 304 declare a length but carry no body: nothing to refuse.
             boolean bodyFollows = !"HEAD".equals(method) && status != 204 && status != 304;
             if (bodyFollows && declared > partner.maxResponseBytes()) {
-                call.abort(tooLarge(declared));
-            } else if (bodyFollows && declared > 0) {
-                body = new byte[(int) declared];
+                refuse(tooLarge(declared));
+            } else if (bodyFollows && declared >= 0) {
+                // Only a hint for how far to grow: the buffer follows the bytes that come, never the declaration.
+                expected = declared;
             }
         }
 
         @Override
         public void onContent(ByteBuffer content) {
-            int n = content.remaining();
-            if ((long) length + n > partner.maxResponseBytes()) {
-                call.abort(tooLarge((long) length + n));
+            if (refused) {
                 return;
             }
-            if (length + n > body.length) {
-                body = Arrays.copyOf(body, Math.max(length + n, Math.min(body.length * 2 + 256,
-                        (int) partner.maxResponseBytes())));
+            int n = content.remaining();
+            if ((long) length + n > partner.maxResponseBytes()) {
+                refuse(tooLarge((long) length + n));
+                return;
+            }
+            if (length + n > body.length && !grow(length + n)) {
+                return;
             }
             content.get(body, length, n);
             length += n;
+        }
+
+        /**
+         * Makes room for {@code needed} bytes: doubling from {@value #FIRST_BUFFER_BYTES}, never past the
+         * declared length or maxResponseBytes unless the bytes themselves do, each step reserved from the
+         * client's budget first; false (and the attempt aborted) when the budget is spent.
+         */
+        private boolean grow(int needed) {
+            long doubled = Math.max(FIRST_BUFFER_BYTES, 2L * body.length);
+            int capacity = (int) Math.max(needed, Math.min(doubled, Math.min(expected, partner.maxResponseBytes())));
+            long more = capacity - body.length;
+            if (!state.buffers().reserve(more)) {
+                refuse(new Failures.MemoryBudgetException("partner " + partner.name() + ": the client's budget of "
+                        + state.buffers().maxBytes() + " buffered response bytes is spent by the calls in flight "
+                        + "(maxBufferedBytes)"));
+                return false;
+            }
+            reserved += more;
+            body = Arrays.copyOf(body, capacity);
+            return true;
+        }
+
+        private void refuse(Throwable why) {
+            refused = true;
+            call.abort(why);
         }
 
         /** Hedged: the first attempt with a response answers, and aborts the others; false for a later one. */
@@ -516,6 +569,8 @@ public final class RealExchange implements Exchange {
 
         @Override
         public void onComplete(int status, HttpFields fields, Throwable failure, boolean kept) {
+            state.buffers().release(reserved);
+            reserved = 0;
             if (hedged != null) {
                 hedged.live.remove(this);
             }
@@ -555,6 +610,9 @@ public final class RealExchange implements Exchange {
             Outcome.Kind kind = aborted != null ? aborted : Failures.classify(failure, begun);
             if (kind == Outcome.Kind.CONNECT_FAILED) {
                 RealExchange.this.notify(l -> l.onConnectionFailed(RealExchange.this, failure));
+            } else if (kind == Outcome.Kind.MALFORMED) {
+                warn("partner {}: {} {} ended malformed, the connection closed and the call not retried: {}",
+                        partner.name(), method, uri, failure.getMessage());
             }
             if (mayRetry(kind)) {
                 LOG.debug("retrying {} {} after {} (attempt {})", method, uri, kind, attempts);
