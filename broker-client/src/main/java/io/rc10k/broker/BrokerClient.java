@@ -136,6 +136,9 @@ public final class BrokerClient extends ContainerLifeCycle {
     private Http1Wire http1;
     /** h2c partners' calls, over Jetty's client. */
     private Wire h2c;
+    /** HTTP/1.1 partners' calls over Jetty's client instead of the loops ({@link Builder#jettyForHttp1}); else null. */
+    private Wire jettyHttp1;
+    private final boolean http1OverJetty;
 
     private BrokerClient(Builder b) {
         this.partners = Map.copyOf(b.partners);
@@ -145,6 +148,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         this.injectedScheduler = b.scheduler;
         this.injectedBuffers = b.byteBufferPool;
         this.selectors = b.selectors;
+        this.http1OverJetty = b.http1OverJetty;
     }
 
     public static Builder builder() {
@@ -209,6 +213,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         http1 = new Http1Wire(partners.values(), executor, selectors > 0 ? selectors : Http1Wire.defaultLoops(executor));
         addBean(http1, true);
         h2c = new JettyWire(http, HttpVersion.HTTP_2);
+        jettyHttp1 = http1OverJetty ? new JettyWire(http, HttpVersion.HTTP_1_1) : null;
         this.executor = executor;
         fanOuts = new FanOuts(scheduler, executor);
         super.doStart();
@@ -320,7 +325,7 @@ public final class BrokerClient extends ContainerLifeCycle {
             throw new IllegalArgumentException("method " + upper + " cannot be cached (accepted: GET, HEAD)");
         }
         ResponseCache.Key key = options.caching() == null ? null : ResponseCache.key(upper, uri, headers);
-        Wire wire = state.partner().protocol() == Partner.Protocol.H2C ? h2c : http1;
+        Wire wire = state.partner().protocol() == Partner.Protocol.H2C ? h2c : jettyHttp1 != null ? jettyHttp1 : http1;
         return new RealExchange(wire, scheduler, executor, state, upper, uri,
                 headers, listener, alone ? aloneList : RealExchange.StopList.NONE, options.hedging(),
                 options.caching(), key);
@@ -467,7 +472,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         int open = 0;
         int active = 0;
         int idle = 0;
-        if (http1 != null && state.partner().protocol() == Partner.Protocol.HTTP_1_1) {
+        if (http1 != null && !http1OverJetty && state.partner().protocol() == Partner.Protocol.HTTP_1_1) {
             int[] counts = http1.connections(partnerName);
             open = counts[0];
             active = counts[1];
@@ -526,6 +531,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         private int selectors;
         /** 0: a quarter of the maximum heap. */
         private long maxBufferedBytes;
+        private boolean http1OverJetty;
 
         private Builder() {
         }
@@ -583,6 +589,16 @@ public final class BrokerClient extends ContainerLifeCycle {
                 throw new IllegalArgumentException("maxBufferedBytes: " + maxBufferedBytes + " (accepted: >= 1)");
             }
             this.maxBufferedBytes = maxBufferedBytes;
+            return this;
+        }
+
+        /**
+         * HTTP/1.1 partners are called over Jetty's {@link HttpClient}, as h2c ones are, instead of the
+         * client's own loops: more CPU per call, the same outcomes (where a misbehaving partner's outcome
+         * differs, docs/results/hostile-partners.md says why). For comparing the two, not for production.
+         */
+        public Builder jettyForHttp1() {
+            this.http1OverJetty = true;
             return this;
         }
 

@@ -19,9 +19,11 @@ import java.net.URI;
  *                       the main port answers 404 for them. Needs an admin port
  * @param otlpEndpoint   where to export spans with OTLP/HTTP ({@code http://collector:4318}, or a full
  *                       {@code .../v1/traces} URL), or null: nothing exported, nothing of it loaded
+ * @param maxBufferedBytes the most bytes of partner response bodies held at once while they arrive, over
+ *                       every partner; a call past it ends {@code memory_budget}. 0: a quarter of the heap
  */
 public record MashupOptions(String host, int port, Mode mode, int maxThreads, int maxInFlight, int maxConnections,
-        int adminPort, boolean observabilityOnAdminOnly, URI otlpEndpoint) {
+        int adminPort, boolean observabilityOnAdminOnly, URI otlpEndpoint, long maxBufferedBytes) {
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
     public static final int DEFAULT_MAX_THREADS = 200;
@@ -50,6 +52,10 @@ public record MashupOptions(String host, int port, Mode mode, int maxThreads, in
             throw new IllegalArgumentException("--observability-on-admin-only needs an admin port, but --admin-port is "
                     + adminPort + " (accepted with it: --admin-port 0 to 65535)");
         }
+        if (maxBufferedBytes < 0) {
+            throw new IllegalArgumentException("--max-buffered-bytes: " + maxBufferedBytes + " (accepted: 0 for a "
+                    + "quarter of the heap, or at least 1, with an optional k, m or g)");
+        }
         if (otlpEndpoint != null && !isHttpUrl(otlpEndpoint)) {
             throw new IllegalArgumentException("--otlp-endpoint: \"" + otlpEndpoint + "\" (accepted: an http or https "
                     + "URL with a host and no query, e.g. http://127.0.0.1:4318)");
@@ -64,53 +70,58 @@ public record MashupOptions(String host, int port, Mode mode, int maxThreads, in
     /** Port 8080, admin port 8081, async, 200 threads, limits derived from the open-file limit, no span export. */
     public static MashupOptions defaults() {
         return new MashupOptions(DEFAULT_HOST, DEFAULT_PORT, Mode.ASYNC, DEFAULT_MAX_THREADS, 0, 0, DEFAULT_PORT + 1,
-                false, null);
+                false, null, 0);
     }
 
     public MashupOptions withHost(String host) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                observabilityOnAdminOnly, otlpEndpoint);
+                observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
     }
 
     /** Also moves a default admin port along: port + 1, or ephemeral for port 0. */
     public MashupOptions withPort(int port) {
         int admin = adminPort == this.port + 1 ? (port == 0 ? 0 : port + 1) : adminPort;
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, admin,
-                observabilityOnAdminOnly, otlpEndpoint);
+                observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
     }
 
     public MashupOptions withMode(Mode mode) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                observabilityOnAdminOnly, otlpEndpoint);
+                observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
     }
 
     public MashupOptions withMaxThreads(int maxThreads) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                observabilityOnAdminOnly, otlpEndpoint);
+                observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
     }
 
     public MashupOptions withMaxInFlight(int maxInFlight) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                observabilityOnAdminOnly, otlpEndpoint);
+                observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
     }
 
     public MashupOptions withMaxConnections(int maxConnections) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                observabilityOnAdminOnly, otlpEndpoint);
+                observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
     }
 
     public MashupOptions withAdminPort(int adminPort) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                observabilityOnAdminOnly, otlpEndpoint);
+                observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
     }
 
     public MashupOptions withObservabilityOnAdminOnly(boolean observabilityOnAdminOnly) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                observabilityOnAdminOnly, otlpEndpoint);
+                observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
     }
 
     public MashupOptions withOtlpEndpoint(URI otlpEndpoint) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                observabilityOnAdminOnly, otlpEndpoint);
+                observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
+    }
+
+    public MashupOptions withMaxBufferedBytes(long maxBufferedBytes) {
+        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
+                observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
     }
 }

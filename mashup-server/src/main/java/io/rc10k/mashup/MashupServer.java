@@ -112,7 +112,7 @@ public final class MashupServer {
         Readiness readiness = new Readiness();
         server.addEventListener(readiness);
         MashupServlets.Parts parts = MashupServlets.parts(definitions, mode, pool, scheduler, buffers, spans,
-                readiness, pool.getName(), true);
+                readiness, pool.getName(), true, options.maxBufferedBytes());
         if (pool instanceof ResumingPool resuming) {
             resuming.resumeOn(parts.broker()::isLoopThread);
         }

@@ -87,7 +87,7 @@ public final class MashupWebApp implements ServletContextListener {
         String pool = name(executor);
         // No span export in a WAR: the container's own tracing is the place for it.
         MashupServlets.Parts parts = MashupServlets.parts(definitions, mode, executor, null, null, null, readiness, pool,
-                dashboard);
+                dashboard, 0);
         lifeCycles = parts.lifeCycles();
         try {
             if (ownPool != null) {

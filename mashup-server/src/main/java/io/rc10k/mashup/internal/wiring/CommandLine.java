@@ -41,6 +41,10 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
             "  --observability-on-admin-only",
             "                        serve /metrics and /health* on the admin port only; the main port answers",
             "                        404 for them (needs an admin port)",
+            "  --max-buffered-bytes N",
+            "                        partner response bytes held at once while they arrive, over every partner;",
+            "                        a call past it ends memory_budget (k, m, g accepted; default: a quarter",
+            "                        of the heap)",
             "  --otlp-endpoint URL   export a span per mashup and per partner call with OTLP/HTTP to URL",
             "                        (http://collector:4318 sends to its /v1/traces; a URL with a path, there);",
             "                        default: no export",
@@ -76,6 +80,7 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
                 case "--max-threads" -> options = options.withMaxThreads(number(args, ++i, arg));
                 case "--max-inflight" -> options = options.withMaxInFlight(number(args, ++i, arg));
                 case "--observability-on-admin-only" -> options = options.withObservabilityOnAdminOnly(true);
+                case "--max-buffered-bytes" -> options = options.withMaxBufferedBytes(bytes(args, ++i, arg));
                 case "--otlp-endpoint" -> options = options.withOtlpEndpoint(url(args, ++i, arg));
                 case "--log-config" -> logConfig = Path.of(value(args, ++i, arg));
                 case "--log-level" -> logLevels.add(logLevel(value(args, ++i, arg)));
@@ -110,6 +115,23 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
             return new URI(text);
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException(option + ": \"" + text + "\" is not a URL (" + e.getReason() + ")");
+        }
+    }
+
+    /** A count of bytes, with an optional binary suffix: {@code 268435456}, {@code 256m}, {@code 1g}. */
+    private static long bytes(String[] args, int i, String option) {
+        String text = value(args, i, option).trim().toLowerCase(Locale.ROOT);
+        int shift = text.endsWith("k") ? 10 : text.endsWith("m") ? 20 : text.endsWith("g") ? 30 : 0;
+        String digits = shift == 0 ? text : text.substring(0, text.length() - 1);
+        try {
+            long n = Long.parseLong(digits);
+            if (n < 1 || n > (Long.MAX_VALUE >> shift)) {
+                throw new NumberFormatException();
+            }
+            return n << shift;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + ": \"" + text + "\" (accepted: a positive number of bytes, "
+                    + "with an optional k, m or g, e.g. 256m)");
         }
     }
 

@@ -30,7 +30,7 @@ import org.eclipse.jetty.util.thread.Scheduler;
  *
  * <pre>{@code
  * MashupServlets.Parts parts = MashupServlets.parts(definitions, mode, pool, scheduler, buffers, null,
- *         readiness, "mashup", true);
+ *         readiness, "mashup", true, 0);
  * parts.lifeCycles().forEach(server::addBean);          // or start them, as a WAR does
  * MashupServlets.mount(mount, definitions, parts);
  * }</pre>
@@ -71,10 +71,15 @@ public final class MashupServlets {
      *
      * @param spans        the span export, or null for none
      * @param executorName the pool's name, as the health views show it
+     * @param maxBufferedBytes the broker's budget of partner bytes in transit, or 0 for its default
      */
     public static Parts parts(Definitions definitions, Mode mode, Executor pool, Scheduler scheduler,
-            ByteBufferPool buffers, SpanExport spans, Readiness readiness, String executorName, boolean dashboard) {
+            ByteBufferPool buffers, SpanExport spans, Readiness readiness, String executorName, boolean dashboard,
+            long maxBufferedBytes) {
         BrokerClient.Builder builder = BrokerClient.builder().partners(definitions.partners().values()).executor(pool);
+        if (maxBufferedBytes > 0) {
+            builder.maxBufferedBytes(maxBufferedBytes);
+        }
         if (scheduler != null) {
             builder.scheduler(scheduler);
         }
