@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -45,6 +46,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class FanOut {
     private static final Logger LOG = LoggerFactory.getLogger(FanOut.class);
+    /**
+     * A later-stage call is built on the thread that ended its last dependency — often an event thread —
+     * unless its dependencies' bodies come to more than this: its path function may parse them, so it is
+     * then built on the pool.
+     */
+    static final int BUILD_INLINE_MAX_BYTES = 64 * 1024;
 
     private final BrokerClient broker;
     private final FanOuts running;
@@ -273,7 +280,7 @@ public final class FanOut {
                 }
                 if (ledger.chained()) {
                     for (int ready = ledger.claimReady(0); ready >= 0; ready = ledger.claimReady(ready + 1)) {
-                        make(ready, deferred.get(ready));
+                        makeSoon(ready, deferred.get(ready));
                     }
                 }
             } catch (RuntimeException | Error e) {
@@ -286,6 +293,33 @@ public final class FanOut {
                     result.complete(new FanOutResult(ledger.outcomes(), System.nanoTime() - startNanos,
                             deadlineHit.get(), failedRequired.get()));
                 }
+            }
+        }
+
+        /** Makes a claimed later-stage call here, or on the pool when its inputs are large. */
+        private void makeSoon(int slot, Later later) {
+            long inputBytes = 0;
+            for (int d : later.dependsOn()) {
+                inputBytes += ledger.outcome(d).bodyLength();
+            }
+            if (inputBytes <= BUILD_INLINE_MAX_BYTES) {
+                makeSafely(slot, later);
+                return;
+            }
+            try {
+                broker.executor().execute(() -> makeSafely(slot, later));
+            } catch (RejectedExecutionException stopping) {
+                ended(slot, unsent(later, Outcome.Kind.CANCELLED, "the broker client stopped"));
+            }
+        }
+
+        /** A claimed call must end, whatever happens while it is made: else the fan-out would wait for it for good. */
+        private void makeSafely(int slot, Later later) {
+            try {
+                make(slot, later);
+            } catch (RuntimeException | Error e) {
+                LOG.error("fan-out: making call {} failed; it ends skipped", slot, e);
+                ended(slot, unsent(later, Outcome.Kind.SKIPPED, "making the call failed: " + e));
             }
         }
 

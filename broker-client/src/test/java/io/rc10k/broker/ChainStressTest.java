@@ -105,4 +105,26 @@ class ChainStressTest {
         assertTrue(result.outcomes().get(2).failure().getMessage().contains("NullPointerException: another"),
                 result.outcomes().get(2).failure().getMessage());
     }
+
+    @Test
+    void aLaterCallIsBuiltOnTheLoopFromSmallAnswersAndOnThePoolFromLargeOnes() throws Exception {
+        AtomicReference<Boolean> smallOnLoop = new AtomicReference<>();
+        AtomicReference<Boolean> largeOnLoop = new AtomicReference<>();
+        FanOutResult result = broker.fanOut(Duration.ofSeconds(30))
+                .call("a", "stub?bytes=1000")
+                .call("b", "stub?bytes=" + (FanOut.BUILD_INLINE_MAX_BYTES + 1))
+                .callAfter(new int[] {0}, "a", "GET", in -> {
+                    smallOnLoop.set(broker.isLoopThread());
+                    return "stub";
+                }, null, ExchangeListener.NONE, CallOptions.NONE)
+                .callAfter(new int[] {1}, "a", "GET", in -> {
+                    largeOnLoop.set(broker.isLoopThread());
+                    return "stub";
+                }, null, ExchangeListener.NONE, CallOptions.NONE)
+                .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        assertEquals(List.of(Outcome.Kind.OK, Outcome.Kind.OK, Outcome.Kind.OK, Outcome.Kind.OK),
+                result.outcomes().stream().map(Outcome::kind).toList());
+        assertEquals(Boolean.TRUE, smallOnLoop.get(), "a 1,000-byte input: built where its dependency ended");
+        assertEquals(Boolean.FALSE, largeOnLoop.get(), "a large input: built on the pool, not on an event thread");
+    }
 }

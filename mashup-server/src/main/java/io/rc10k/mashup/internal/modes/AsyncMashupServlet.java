@@ -41,6 +41,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class AsyncMashupServlet extends MashupServlet {
     private static final Logger LOG = LoggerFactory.getLogger(AsyncMashupServlet.class);
+    /**
+     * Parts' bytes composed on the thread that completed the fan-out — often an event thread (a broker
+     * loop, a selector), where time spent checking JSON holds up every connection it serves; a larger
+     * composite is handed to the pool (docs/concurrency.md).
+     */
+    static final int COMPOSE_INLINE_MAX_BYTES = 64 * 1024;
 
     /** @param spans the span export, or null for none */
     public AsyncMashupServlet(MashupRouter router, BrokerClient broker, MashupMetrics metrics, SpanExport spans) {
@@ -83,10 +89,24 @@ public final class AsyncMashupServlet extends MashupServlet {
             throw e;
         }
         try {
-            fanOut.start().thenAccept(reply::partsArrived);
+            fanOut.start().thenAccept(result -> {
+                if (bodyBytes(result.outcomes()) <= COMPOSE_INLINE_MAX_BYTES) {
+                    reply.partsArrived(result);
+                } else {
+                    broker.executor().execute(() -> reply.partsArrived(result));
+                }
+            });
         } finally {
             reply.held(System.nanoTime() - start);
         }
+    }
+
+    private static long bodyBytes(List<Outcome> outcomes) {
+        long sum = 0;
+        for (Outcome outcome : outcomes) {
+            sum += outcome.bodyLength();
+        }
+        return sum;
     }
 
     /**
