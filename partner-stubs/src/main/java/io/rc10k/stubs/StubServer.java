@@ -5,6 +5,7 @@ import io.rc10k.stubs.internal.StubCounters;
 import io.rc10k.stubs.internal.StubHandler;
 import java.io.IOException;
 import java.net.BindException;
+import java.util.concurrent.CountDownLatch;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.io.WindowRateControl;
 import org.eclipse.jetty.server.ConnectionFactory;
@@ -94,10 +95,15 @@ public final class StubServer {
 
     /**
      * Exit status: 143 (128 + SIGTERM, as for any JVM) after a stop by SIGTERM, 130 for Ctrl-C; 1
-     * when the server cannot start; 2 for a bad command line; 0 for {@code --help}.
+     * when the server cannot start; 2 for a bad command line; 0 for {@code --help}. With
+     * {@code --hostile} it runs a {@link HostilePartner} instead, with the same statuses.
      */
     public static void main(String[] args) throws Exception {
         quietJettyLogs();
+        if (CommandLine.asksForHostile(args)) {
+            runHostile(args);
+            return;
+        }
         StubOptions options;
         try {
             options = CommandLine.parse(args);
@@ -136,6 +142,40 @@ public final class StubServer {
         System.out.println("      curl '" + base + "/weather?city=Paris'");
         System.out.println("      curl '" + base + "/stats'");
         server.join();
+    }
+
+    /** {@code --hostile}: a {@link HostilePartner} until SIGTERM or Ctrl-C, with the exit statuses of {@link #main}. */
+    private static void runHostile(String[] args) throws InterruptedException {
+        HostilePartner partner;
+        try {
+            partner = CommandLine.parseHostile(args);
+        } catch (CommandLine.UsageException e) {
+            System.err.println("partner-stubs: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        if (partner == null) {
+            System.out.println(CommandLine.USAGE);
+            return;
+        }
+        try {
+            partner.start();
+        } catch (IllegalStateException e) {
+            System.err.println("partner-stubs: cannot start: " + e.getMessage());
+            System.exit(1);
+            return;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(partner::close, "hostile-shutdown"));
+        String base = partner.uri().toString();
+        System.out.println("partner-stubs hostile partner ready (HTTP/1.1, " + Misbehaviour.values().length
+                + " misbehaviours, " + (partner.chaos() ? "chaos " + partner.chaosProbability() + ", seed "
+                + partner.seed() : "no chaos") + ", stall cap "
+                + partner.maxStallMillis() + " ms) on: " + base);
+        System.out.println("try:  curl '" + base + "/'   (every misbehaviour, and what a client should see)");
+        System.out.println("      curl -i '" + base + "/ok'");
+        System.out.println("      curl -i '" + base + "/chunk-size-invalid'");
+        // Its threads are daemons: this one keeps the JVM up until a signal runs the shutdown hook.
+        new CountDownLatch(1).await();
     }
 
     private static void quietJettyLogs() {

@@ -50,9 +50,56 @@ class CommandLineTest {
         "--max-streams 0|maxStreams",
         "--max-stall 0|maxStallMillis",
         "--verbose|unknown option",
+        "--chaos 0.1|--chaos: only with --hostile",
     })
     void badCommandLineNamesTheOption(String args, String expected) {
         UsageException e = assertThrows(UsageException.class, () -> CommandLine.parse(args.split(" ")));
+        assertTrue(e.getMessage().contains(expected), e.getMessage());
+    }
+
+    @Test
+    void hostileDefaultsToPort9009WithoutChaos() throws Exception {
+        assertTrue(CommandLine.asksForHostile("--port", "9100", "--hostile"));
+        HostilePartner partner = CommandLine.parseHostile("--hostile");
+        assertEquals(9009, partner.port());
+        assertEquals("127.0.0.1", partner.host());
+        assertEquals(false, partner.chaos());
+        assertEquals(1, partner.loops());
+        assertEquals(StubOptions.DEFAULT_MAX_STALL_MILLIS, partner.maxStallMillis());
+    }
+
+    @Test
+    void hostileTakesItsPortChaosSeedAndStallCap() throws Exception {
+        HostilePartner partner = CommandLine.parseHostile("--hostile", "--port", "9010", "--chaos", "0.05",
+                "--seed", "7", "--max-stall", "2000", "--loops", "2", "--idle-timeout", "5000");
+        assertEquals(9010, partner.port());
+        assertTrue(partner.chaos());
+        assertEquals(0.05, partner.chaosProbability());
+        assertEquals(7, partner.seed());
+        assertEquals(2000, partner.maxStallMillis());
+        assertEquals(2, partner.loops());
+        assertEquals(5000, partner.idleTimeoutMillis());
+        assertTrue(CommandLine.parseHostile("--hostile", "--chaos", "0").chaos(), "--chaos 0 is a control run");
+        assertNull(CommandLine.parseHostile("--hostile", "--help"));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "--hostile --chaos 2|chaos: 2.0 is not a probability (accepted: 0 to 1",
+        "--hostile --chaos -0.1|chaos: -0.1 is not a probability",
+        "--hostile --chaos lots|--chaos: \"lots\" is not a number (accepted: 0 to 1",
+        "--hostile --chaos|--chaos: a value is missing",
+        "--hostile --port 9001,9002|--port: \"9001,9002\" is 2 ports; --hostile serves one",
+        "--hostile --port 70000|--port",
+        "--hostile --h2c|--h2c: not with --hostile",
+        "--hostile --max-threads 8|--max-threads: not with --hostile",
+        "--hostile --loops 0|loops: 0 (accepted: 1 to 64)",
+        "--hostile --max-stall 0|maxStallMillis",
+        "--hostile --seed x|--seed",
+        "--hostile --verbose|unknown option",
+    })
+    void badHostileCommandLineNamesTheOptionAndWhatIsAccepted(String args, String expected) {
+        UsageException e = assertThrows(UsageException.class, () -> CommandLine.parseHostile(args.split(" ")));
         assertTrue(e.getMessage().contains(expected), e.getMessage());
     }
 }

@@ -19,6 +19,8 @@ import org.junit.jupiter.api.Test;
 class StubJarIT {
     private static final String JAR = System.getProperty("rc10k.stubs.jar", "target/partner-stubs.jar");
     private static final Pattern READY = Pattern.compile("on: http://127\\.0\\.0\\.1:(\\d+) http://127\\.0\\.0\\.1:(\\d+)");
+    private static final Pattern HOSTILE_READY = Pattern.compile("^partner-stubs hostile partner ready .* on: "
+            + "http://127\\.0\\.0\\.1:(\\d+)$");
 
     private static Process java(String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
@@ -49,6 +51,36 @@ class StubJarIT {
     }
 
     @Test
+    void jarServesTheHostilePartnerWithHostile() throws Exception {
+        Process process = java("--hostile", "--port", "0", "--max-stall", "500");
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8));
+            String line = out.readLine();
+            assertNotNull(line, "the jar printed nothing");
+            Matcher ready = HOSTILE_READY.matcher(line);
+            assertTrue(ready.find(), line);
+            URI uri = URI.create("http://127.0.0.1:" + ready.group(1));
+            assertEquals(HostilePartnerTest.OK, RawHttp.get(uri, "/ok", 5_000).text());
+            RawHttp.Result broken = RawHttp.get(uri, "/chunk-size-invalid", 5_000);
+            assertTrue(broken.body().startsWith("zz\r\n"), broken.text());
+            assertEquals(RawHttp.End.RESET, RawHttp.get(uri, "/reset-at-accept", 5_000).end());
+        } finally {
+            process.destroy();
+        }
+        assertTrue(process.waitFor(10, TimeUnit.SECONDS), "the jar did not stop on SIGTERM");
+    }
+
+    @Test
+    void badHostileCommandLineExitsWithStatus2AndSaysWhy() throws Exception {
+        Process process = java("--hostile", "--chaos", "5%");
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(10, TimeUnit.SECONDS));
+        assertEquals(2, process.exitValue(), output);
+        assertTrue(output.contains("--chaos: \"5%\" is not a number (accepted: 0 to 1, e.g. 0.05)"), output);
+    }
+
+    @Test
     void badCommandLineExitsWithStatus2AndSaysWhy() throws Exception {
         Process process = java("--port", "http");
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -64,7 +96,7 @@ class StubJarIT {
         assertTrue(process.waitFor(10, TimeUnit.SECONDS));
         assertEquals(0, process.exitValue());
         for (String option : List.of("--port", "--host", "--h2c", "--max-threads", "--max-streams", "--seed",
-                "--accept-queue", "--idle-timeout", "--max-stall")) {
+                "--accept-queue", "--idle-timeout", "--max-stall", "--hostile", "--chaos", "--loops")) {
             assertTrue(output.contains(option), option + " missing from --help");
         }
     }

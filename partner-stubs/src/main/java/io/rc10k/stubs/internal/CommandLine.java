@@ -1,12 +1,17 @@
 package io.rc10k.stubs.internal;
 
+import io.rc10k.stubs.HostilePartner;
 import io.rc10k.stubs.StubOptions;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Parses the partner-stubs command line into {@link StubOptions}; every error names the option and value. */
+/**
+ * Parses the partner-stubs command line into {@link StubOptions}, or with {@code --hostile} into a
+ * {@link HostilePartner}; every error names the option and value.
+ */
 public final class CommandLine {
     public static final int DEFAULT_PORT = 9001;
+    public static final int DEFAULT_HOSTILE_PORT = 9009;
     private static final int MAX_PORTS = 1000;
 
     public static final String USAGE = String.join(System.lineSeparator(),
@@ -17,12 +22,22 @@ public final class CommandLine {
             "  --max-threads N     thread pool maximum (default max(8, ports + 4))",
             "  --max-streams N     HTTP/2 concurrent streams per connection (default " + StubOptions.DEFAULT_MAX_STREAMS
                     + ")",
-            "  --seed N            seed of the delay distributions (default " + StubOptions.DEFAULT_SEED + ")",
+            "  --seed N            seed of the delay distributions, or with --hostile of the chaos draws (default "
+                    + StubOptions.DEFAULT_SEED + ")",
             "  --accept-queue N    listen backlog (default " + StubOptions.DEFAULT_ACCEPT_QUEUE + ")",
             "  --idle-timeout MS   close keep-alive connections idle this long (default "
                     + StubOptions.DEFAULT_IDLE_TIMEOUT_MILLIS + ")",
-            "  --max-stall MS      how long the stall faults hold a request (default "
+            "  --max-stall MS      how long the stall faults hold a request; with --hostile, the longest any",
+            "                      misbehaviour lasts before the connection is closed (default "
                     + StubOptions.DEFAULT_MAX_STALL_MILLIS + ")",
+            "  --hostile           serve the hostile partner instead, on one port (default " + DEFAULT_HOSTILE_PORT
+                    + "): GET /<misbehaviour>",
+            "                      breaks HTTP/1.1 as named, GET /ok answers correctly, GET / lists the names",
+            "                      (see docs/partner-stubs.md, \"Hostile partner\")",
+            "  --chaos P           with --hostile: answer every other path (/ too) correctly, but misbehave at random",
+            "                      with probability P (0 to 1, e.g. 0.05; 0 answers every path correctly)",
+            "  --loops N           with --hostile: selector threads (default " + HostilePartner.DEFAULT_LOOPS
+                    + ", at most " + HostilePartner.MAX_LOOPS + ")",
             "  --help              print this and exit",
             "Endpoints: /stub?delay=&dist=&sigma=&seed=&bytes=&status=&fault=&id=, /weather|/hotels|/flights?city=,",
             "/stats, POST /stats/reset. See docs/partner-stubs.md.");
@@ -56,12 +71,73 @@ public final class CommandLine {
                     case "--accept-queue" -> options.acceptQueue(intValue(args, ++i, arg));
                     case "--idle-timeout" -> options.idleTimeoutMillis(longValue(args, ++i, arg));
                     case "--max-stall" -> options.maxStallMillis(longValue(args, ++i, arg));
+                    case "--chaos", "--loops" -> throw new UsageException(arg + ": only with --hostile (see --help)");
+                    case "--hostile" -> throw new UsageException(arg + ": starts the hostile partner, which "
+                            + "parseHostile reads");
                     default -> throw new UsageException("unknown option \"" + arg + "\" (see --help)");
                 }
             }
             return options.build();
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
+        }
+    }
+
+    /** Whether the command line asks for the hostile partner rather than the stubs. */
+    public static boolean asksForHostile(String... args) {
+        return List.of(args).contains("--hostile");
+    }
+
+    /** The hostile partner a {@code --hostile} command line asks for, not yet started; null for {@code --help}. */
+    public static HostilePartner parseHostile(String... args) throws UsageException {
+        HostilePartner.Builder partner = HostilePartner.builder().port(DEFAULT_HOSTILE_PORT);
+        Double chaos = null;
+        long seed = StubOptions.DEFAULT_SEED;
+        try {
+            for (int i = 0; i < args.length; i++) {
+                String arg = args[i];
+                switch (arg) {
+                    case "--help", "-h" -> {
+                        return null;
+                    }
+                    case "--hostile" -> {
+                    }
+                    case "--port", "--ports" -> partner.port(onePort(value(args, ++i, arg)));
+                    case "--host" -> partner.host(value(args, ++i, arg));
+                    case "--seed" -> seed = longValue(args, ++i, arg);
+                    case "--chaos" -> chaos = probability(value(args, ++i, arg));
+                    case "--loops" -> partner.loops(intValue(args, ++i, arg));
+                    case "--accept-queue" -> partner.acceptQueue(intValue(args, ++i, arg));
+                    case "--idle-timeout" -> partner.idleTimeoutMillis(longValue(args, ++i, arg));
+                    case "--max-stall" -> partner.maxStallMillis(longValue(args, ++i, arg));
+                    case "--h2c", "--max-threads", "--max-streams" -> throw new UsageException(arg + ": not with "
+                            + "--hostile (it speaks HTTP/1.1 only, on --loops selector threads; see --help)");
+                    default -> throw new UsageException("unknown option \"" + arg + "\" (see --help)");
+                }
+            }
+            if (chaos != null) {
+                partner.chaos(chaos, seed);
+            }
+            return partner.build();
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    private static int onePort(String spec) throws UsageException {
+        List<Integer> ports = ports(spec);
+        if (ports.size() != 1) {
+            throw new UsageException("--port: \"" + spec + "\" is " + ports.size() + " ports; --hostile serves one "
+                    + "(accepted: one port, 0 to 65535; run one process per hostile partner)");
+        }
+        return ports.get(0);
+    }
+
+    private static double probability(String text) throws UsageException {
+        try {
+            return Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            throw new UsageException("--chaos: \"" + text + "\" is not a number (accepted: 0 to 1, e.g. 0.05)");
         }
     }
 

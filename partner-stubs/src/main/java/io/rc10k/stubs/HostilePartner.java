@@ -1,0 +1,303 @@
+package io.rc10k.stubs;
+
+import io.rc10k.stubs.internal.HostileCounters;
+import io.rc10k.stubs.internal.HostileServer;
+import java.io.IOException;
+import java.net.URI;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * A partner that breaks HTTP/1.1 on purpose, one named {@link Misbehaviour} per request: a raw-socket
+ * server (not Jetty: it sends bytes no HTTP server would) for testing that a client ends every bad
+ * answer as it should and that the next call to the partner is still correct.
+ *
+ * <pre>{@code
+ * try (HostilePartner partner = HostilePartner.builder().maxStallMillis(2_000).build().start()) {
+ *     URI broken = partner.uri(Misbehaviour.CHUNK_SIZE_INVALID);   // GET /chunk-size-invalid
+ *     // ... call it: a correct client ends the call MALFORMED at once ...
+ *     URI fine = partner.uri().resolve("/ok");                     // a correct 200 {"ok":true}
+ *     assertEquals(1, partner.requests(Misbehaviour.CHUNK_SIZE_INVALID));
+ * }
+ * }</pre>
+ *
+ * <p>{@code GET /ok} answers correctly (keep-alive); {@code GET /<token>} misbehaves, tuned by
+ * {@code every} and {@code bytes} where the docs say so; any other path is a 404 listing them all. In
+ * chaos mode ({@link Builder#chaos}) any other path is answered correctly, or with probability p by a
+ * misbehaviour drawn at random. Every misbehaviour ends within {@link Builder#maxStallMillis}: the
+ * partner then closes the connection.</p>
+ *
+ * <p>Threads: {@code loops} selector threads and one timer, whatever the number of connections; no
+ * thread waits for a stalled or trickling one. Counters are thread-safe and raised before the first
+ * byte of what they count is written.</p>
+ */
+public final class HostilePartner implements AutoCloseable {
+    public static final long DEFAULT_MAX_STALL_MILLIS = StubOptions.DEFAULT_MAX_STALL_MILLIS;
+    public static final long DEFAULT_IDLE_TIMEOUT_MILLIS = StubOptions.DEFAULT_IDLE_TIMEOUT_MILLIS;
+    public static final int DEFAULT_LOOPS = 1;
+    public static final int MAX_LOOPS = 64;
+
+    private final HostileServer.Settings settings;
+    private volatile HostileServer server;
+
+    private HostilePartner(HostileServer.Settings settings) {
+        this.settings = settings;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Binds and starts serving; returns this. */
+    public synchronized HostilePartner start() {
+        if (server != null) {
+            throw new IllegalStateException("the hostile partner is already running on port " + port());
+        }
+        try {
+            server = HostileServer.start(settings);
+        } catch (IOException e) {
+            throw new IllegalStateException("the hostile partner cannot listen on " + settings.host() + ":"
+                    + settings.port() + " (" + e.getMessage() + ")", e);
+        }
+        return this;
+    }
+
+    /** The port it listens on; before {@link #start()}, the port it was built with. */
+    public int port() {
+        HostileServer running = server;
+        return running == null ? settings.port() : running.port();
+    }
+
+    public String host() {
+        return settings.host();
+    }
+
+    /** {@code http://host:port}, to {@link URI#resolve(String) resolve} paths against. */
+    public URI uri() {
+        return URI.create("http://" + host() + ":" + port());
+    }
+
+    /** Where {@code m} is served: {@code http://host:port/<token>}. */
+    public URI uri(Misbehaviour m) {
+        return uri().resolve("/" + m.token());
+    }
+
+    /** TCP connections accepted since start. */
+    public long connectionsAccepted() {
+        return counters().connectionsAccepted();
+    }
+
+    /** TCP connections open now. */
+    public long connectionsOpen() {
+        return counters().connectionsOpen();
+    }
+
+    /** How many times {@code m} was acted: asked for by path, drawn by chaos, or at accept. */
+    public long requests(Misbehaviour m) {
+        return counters().requests(m);
+    }
+
+    /** Like {@link #requests(Misbehaviour)}, by token; an unknown token is an {@link IllegalArgumentException}. */
+    public long requests(String token) {
+        return requests(Misbehaviour.of(token));
+    }
+
+    /** Misbehaviours acted, of every kind. */
+    public long misbehaviours() {
+        return counters().misbehaviours();
+    }
+
+    /** Correct 200 answers: {@code /ok}, and in chaos mode the draws that did not misbehave. */
+    public long okAnswers() {
+        return counters().okAnswers();
+    }
+
+    /** 400, 404 and 431 answers: requests that named no misbehaviour or asked for one wrongly. */
+    public long refusals() {
+        return counters().refusals();
+    }
+
+    /** Connections the partner closed because a misbehaviour reached {@link #maxStallMillis()}. */
+    public long cappedConnections() {
+        return counters().cappedConnections();
+    }
+
+    public long maxStallMillis() {
+        return settings.maxStallMillis();
+    }
+
+    public long idleTimeoutMillis() {
+        return settings.idleTimeoutMillis();
+    }
+
+    public int loops() {
+        return settings.loops();
+    }
+
+    /** Whether chaos mode is on: paths other than {@code /ok} and {@code /<token>} get a correct answer or a draw. */
+    public boolean chaos() {
+        return settings.chaos();
+    }
+
+    /** The chance that a chaos request misbehaves; 0 when chaos mode is off. */
+    public double chaosProbability() {
+        return settings.chaosProbability();
+    }
+
+    public long seed() {
+        return settings.seed();
+    }
+
+    /** What chaos draws from. */
+    public List<Misbehaviour> chaosAmong() {
+        return settings.chaosAmong();
+    }
+
+    /** The misbehaviour every connection gets at accept, before any request; null when off. */
+    public Misbehaviour atAccept() {
+        return settings.atAccept();
+    }
+
+    private HostileCounters counters() {
+        HostileServer running = server;
+        if (running == null) {
+            throw new IllegalStateException("the hostile partner was not started: call start()");
+        }
+        return running.counters();
+    }
+
+    /** Closes the server socket and every connection; the counters stay readable. */
+    @Override
+    public void close() {
+        HostileServer running = server;
+        if (running != null) {
+            running.stop();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "HostilePartner{" + settings + "}";
+    }
+
+    /** Settings of a hostile partner; each setter checks its value and names it in the error. */
+    public static final class Builder {
+        private String host = StubOptions.DEFAULT_HOST;
+        private int port;
+        private int loops = DEFAULT_LOOPS;
+        private int acceptQueue = StubOptions.DEFAULT_ACCEPT_QUEUE;
+        private long idleTimeoutMillis = DEFAULT_IDLE_TIMEOUT_MILLIS;
+        private long maxStallMillis = DEFAULT_MAX_STALL_MILLIS;
+        private boolean chaos;
+        private double chaosProbability;
+        private long seed = StubOptions.DEFAULT_SEED;
+        private List<Misbehaviour> chaosAmong = List.of(Misbehaviour.values());
+        private Misbehaviour atAccept;
+
+        private Builder() {
+        }
+
+        /** The address to bind; the default is loopback ({@value StubOptions#DEFAULT_HOST}). */
+        public Builder host(String host) {
+            if (host == null || host.isBlank()) {
+                throw new IllegalArgumentException("host: must not be empty (e.g. 127.0.0.1 or 0.0.0.0)");
+            }
+            this.host = host;
+            return this;
+        }
+
+        /** 0 (the default) picks an ephemeral port. */
+        public Builder port(int port) {
+            if (port < 0 || port > 65_535) {
+                throw new IllegalArgumentException("port: " + port + " is not a port (accepted: 0 to 65535)");
+            }
+            this.port = port;
+            return this;
+        }
+
+        /** Selector threads sharing the connections (default {@value #DEFAULT_LOOPS}). */
+        public Builder loops(int loops) {
+            if (loops < 1 || loops > MAX_LOOPS) {
+                throw new IllegalArgumentException("loops: " + loops + " (accepted: 1 to " + MAX_LOOPS + ")");
+            }
+            this.loops = loops;
+            return this;
+        }
+
+        /** The listen backlog; the kernel caps it at {@code net.core.somaxconn}. */
+        public Builder acceptQueue(int acceptQueue) {
+            if (acceptQueue < 1) {
+                throw new IllegalArgumentException("acceptQueue: " + acceptQueue + " < 1");
+            }
+            this.acceptQueue = acceptQueue;
+            return this;
+        }
+
+        /** How long a connection may wait for its next request head before the partner closes it. */
+        public Builder idleTimeoutMillis(long idleTimeoutMillis) {
+            if (idleTimeoutMillis < 1) {
+                throw new IllegalArgumentException("idleTimeoutMillis: " + idleTimeoutMillis + " < 1");
+            }
+            this.idleTimeoutMillis = idleTimeoutMillis;
+            return this;
+        }
+
+        /**
+         * The stall cap: the longest any misbehaviour lasts, stalls, trickles and holds included. When it
+         * passes the partner closes the connection and counts it in
+         * {@link HostilePartner#cappedConnections()}.
+         */
+        public Builder maxStallMillis(long maxStallMillis) {
+            if (maxStallMillis < 1 || maxStallMillis > StubOptions.MAX_DELAY_MILLIS) {
+                throw new IllegalArgumentException("maxStallMillis: " + maxStallMillis + " (accepted: 1 to "
+                        + StubOptions.MAX_DELAY_MILLIS + ")");
+            }
+            this.maxStallMillis = maxStallMillis;
+            return this;
+        }
+
+        /**
+         * Chaos mode: every path that is neither {@code /ok} nor a misbehaviour's is answered with a correct
+         * {@code 200 {"ok":true}}, or with probability {@code probability} by a misbehaviour drawn uniformly
+         * from {@link #chaosAmong} (every one, by default). The draws come from one generator seeded with
+         * {@code seed}: the same seed gives the same sequence of decisions. With probability 0 every such
+         * path is answered correctly: a control run.
+         */
+        public Builder chaos(double probability, long seed) {
+            if (!(probability >= 0 && probability <= 1)) {
+                throw new IllegalArgumentException("chaos: " + probability + " is not a probability (accepted: 0 to 1,"
+                        + " e.g. 0.05)");
+            }
+            this.chaos = true;
+            this.chaosProbability = probability;
+            this.seed = seed;
+            return this;
+        }
+
+        /** What chaos draws from: by default every misbehaviour (each ends within the stall cap). */
+        public Builder chaosAmong(Collection<Misbehaviour> among) {
+            if (among == null || among.isEmpty()) {
+                throw new IllegalArgumentException("chaosAmong: empty (accepted: at least one misbehaviour)");
+            }
+            this.chaosAmong = List.copyOf(among.stream().distinct().toList());
+            return this;
+        }
+
+        /**
+         * Every connection gets {@code m} the moment it is accepted, before any byte of a request is read —
+         * {@code answer-before-read}, {@code close-at-accept} and {@code reset-at-accept} as their names say,
+         * any other as unasked-for bytes. What it sends answers the connection's first request; later
+         * requests are served by path as usual. Null (the default) turns it off.
+         */
+        public Builder atAccept(Misbehaviour m) {
+            this.atAccept = m;
+            return this;
+        }
+
+        /** A partner with these settings, not yet started. */
+        public HostilePartner build() {
+            return new HostilePartner(new HostileServer.Settings(host, port, loops, acceptQueue, idleTimeoutMillis,
+                    maxStallMillis, chaos, chaosProbability, seed, chaosAmong, atAccept));
+        }
+    }
+}
