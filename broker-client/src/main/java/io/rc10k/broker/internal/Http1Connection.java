@@ -66,6 +66,8 @@ final class Http1Connection implements HttpParser.ResponseHandler {
     private int interims;
     /** Loop only: set while {@link #eof()} lets the parser finish, when an early end is a reset, not a fault. */
     private boolean atEof;
+    /** Loop only: what is wrong with the status line Jetty's parser let through, or null. */
+    private String badStatusLine;
     private ByteBuffer unwritten;
 
     Http1Connection(Http1Loop loop, Http1Destination destination, SocketChannel channel, Http1Call first,
@@ -401,6 +403,14 @@ final class Http1Connection implements HttpParser.ResponseHandler {
         status = code;
         headers = HttpFields.build();
         closeAfter = version != HttpVersion.HTTP_1_1;
+        // Jetty's parser takes any known version and any three digits; an HTTP/1.1 answer has neither.
+        if (version != HttpVersion.HTTP_1_1 && version != HttpVersion.HTTP_1_0) {
+            badStatusLine = "version " + version + " in an HTTP/1.1 answer";
+        } else if (code < 100 || code > 599) {
+            badStatusLine = "status " + code + " (accepted: 100 to 599)";
+        } else {
+            badStatusLine = null;
+        }
     }
 
     @Override
@@ -419,6 +429,10 @@ final class Http1Connection implements HttpParser.ResponseHandler {
     public boolean headerComplete() {
         Http1Call current = call;
         if (current == null) {
+            return true;
+        }
+        if (badStatusLine != null) {
+            malformed(current, badStatusLine);
             return true;
         }
         if (status == 101) {
