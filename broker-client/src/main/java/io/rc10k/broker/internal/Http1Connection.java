@@ -197,7 +197,9 @@ final class Http1Connection implements HttpParser.ResponseHandler {
             if (ready.isReadable()) {
                 read();
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | AssertionError | StackOverflowError e) {
+            // An Error too: thrown here, it would end the loop and with it every connection the loop holds.
+            // (Jetty's parser asserts on some heads it refuses; with assertions on, that is an AssertionError.)
             Http1Call current = call;
             if (current != null) {
                 fail(current, e);
@@ -233,7 +235,12 @@ final class Http1Connection implements HttpParser.ResponseHandler {
                 return;
             }
             int before = buffer.remaining();
-            parser.parseNext(buffer);
+            try {
+                parser.parseNext(buffer);
+            } catch (AssertionError refused) {
+                malformed(current, "the parser refused it (" + refused.getMessage() + ")");
+                return;
+            }
             if (messageDone) {
                 messageDone = false;
                 if (status >= 100 && status < 200) {
@@ -258,7 +265,12 @@ final class Http1Connection implements HttpParser.ResponseHandler {
         if (current != null && !closed) {
             atEof = true;
             parser.atEOF();
-            parser.parseNext(BufferUtil.EMPTY_BUFFER);
+            try {
+                parser.parseNext(BufferUtil.EMPTY_BUFFER);
+            } catch (AssertionError refused) {
+                badMessage(null); // as without assertions: at the end of the stream, a reset
+                return;
+            }
             if (messageDone) {
                 end(current, true);
                 return;
@@ -486,11 +498,15 @@ final class Http1Connection implements HttpParser.ResponseHandler {
     @Override
     public void badMessage(HttpException failure) {
         Http1Call current = call;
-        if (current != null) {
+        if (current == null || closed) {
+            close();
+        } else if (atEof) {
+            // The partner closed inside the head: what it sent was not wrong, only cut short.
+            fail(current, new EOFException(destination.partner.name() + " closed the connection before the "
+                    + "response head ended"));
+        } else {
             fail(current, new Failures.MalformedResponseException(destination.partner.name() + " sent a malformed "
                     + "response: " + failure.getReason(), (Throwable) failure));
-        } else {
-            close();
         }
     }
 }

@@ -113,7 +113,7 @@ final class Http1Loop implements Runnable {
             if (running) {
                 LOG.warn("HTTP/1.1 loop interrupted before its wire stopped; its connections are closed");
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | Error e) {
             LOG.error("HTTP/1.1 loop failed; its connections are closed", e);
         } finally {
             for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {
@@ -145,7 +145,7 @@ final class Http1Loop implements Runnable {
         for (Http1Connection connection : all) {
             try {
                 connection.check(now, wire.idleTimeoutNanos());
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | AssertionError | StackOverflowError e) {
                 LOG.warn("HTTP/1.1 loop: checking a connection's deadlines failed; ignored", e);
             }
         }
@@ -155,7 +155,7 @@ final class Http1Loop implements Runnable {
     private static void runSafely(Runnable task) {
         try {
             task.run();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | AssertionError | StackOverflowError e) {
             LOG.warn("HTTP/1.1 loop task failed; ignored", e);
         }
     }
