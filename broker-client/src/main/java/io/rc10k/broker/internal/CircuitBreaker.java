@@ -9,18 +9,25 @@ import org.slf4j.LoggerFactory;
  * Protects one partner: after {@code consecutiveFailures} failures in a row, or a failure ratio of
  * at least {@code failureRatio} over the last {@code window} calls (once {@code minimumCalls} were
  * seen), it opens for {@code coolDown}; calls then end at once as CIRCUIT_OPEN. After the cool-down
- * one call goes through as a probe: success closes the breaker, failure opens it again.
+ * one call goes through as a probe: success closes the breaker, failure opens it again. Only the probe
+ * decides: the outcome of a call that started before the breaker opened is not its verdict.
  *
  * <p>Failures are what the partner is responsible for: CONNECT_FAILED, RESET, TIMEOUT and HTTP
- * statuses of 500 and above. REJECTED, CANCELLED, TOO_LARGE and 4xx are not counted.</p>
+ * statuses of 500 and above, and MALFORMED answers. REJECTED, CANCELLED, TOO_LARGE, MEMORY_BUDGET and
+ * 4xx are not counted.</p>
  *
  * <p>A small state machine under this object's lock; no caller code runs inside it. A call that
  * finds the breaker closed starts without taking the lock: every call of a partner asks, from
  * whichever thread starts it, so the usual case must not make them queue for one another. Opening
- * and closing are logged (WARN, INFO), a line per change, never per call.</p>
+ * and closing are logged (WARN, INFO) once the lock is released, a line per change, never per call.</p>
  */
 final class CircuitBreaker {
     enum State { CLOSED, OPEN, HALF_OPEN }
+
+    /** {@link #allow()}: the call may not start. */
+    static final long REFUSED = -1;
+    /** {@link #allow()}: the call may start, and is no probe. */
+    static final long ALLOWED = 0;
 
     private static final Logger LOG = LoggerFactory.getLogger(CircuitBreaker.class);
 
@@ -34,7 +41,9 @@ final class CircuitBreaker {
     /** Changed under the lock; read without it by {@link #allow()} when closed. */
     private volatile State state = State.CLOSED;
     private long openUntilNanos;
-    private boolean probing;
+    /** Permits given to probes so far; the one out now, or 0 when no probe is out. */
+    private long probes;
+    private long probe;
 
     CircuitBreaker(String partner, Partner.CircuitBreakerSettings settings) {
         this.partner = partner;
@@ -42,54 +51,87 @@ final class CircuitBreaker {
         this.recent = new boolean[Math.max(1, settings.window())];
     }
 
-    /** Whether a call may start now; a half-open breaker lets exactly one probe through. */
-    boolean allow() {
+    /**
+     * Whether a call may start now: {@link #REFUSED}, {@link #ALLOWED}, or the permit of the one probe a
+     * half-open breaker lets through (positive). The call gives it back to {@link #record}.
+     */
+    long allow() {
         // Closed (or disabled): no lock. A call that races an opening starts, as one a moment earlier would have.
-        return !settings.enabled() || state == State.CLOSED || allowLocked();
+        return !settings.enabled() || state == State.CLOSED ? ALLOWED : allowLocked();
     }
 
-    private synchronized boolean allowLocked() {
+    private synchronized long allowLocked() {
         switch (state) {
             case CLOSED:
-                return true;
+                return ALLOWED;
             case OPEN:
                 if (System.nanoTime() - openUntilNanos < 0) {
-                    return false;
+                    return REFUSED;
                 }
                 state = State.HALF_OPEN;
-                probing = true;
-                return true;
+                probe = ++probes;
+                return probe;
             default:
-                if (probing) {
-                    return false;
+                if (probe != 0) {
+                    return REFUSED;
                 }
-                probing = true;
-                return true;
+                probe = ++probes;
+                return probe;
         }
     }
 
-    /** Records how an allowed call ended. */
-    synchronized void record(Outcome.Kind kind, int status) {
+    /**
+     * Records how an allowed call ended; {@code permit} is what {@link #allow()} gave it. Half-open, only the
+     * probe's outcome counts: a call allowed before the breaker opened may end meanwhile, and says nothing of
+     * the partner now.
+     */
+    void record(Outcome.Kind kind, int status, long permit) {
         if (!settings.enabled() || kind == Outcome.Kind.CIRCUIT_OPEN) {
             return;
         }
-        boolean failure = kind == Outcome.Kind.CONNECT_FAILED || kind == Outcome.Kind.RESET
-                || kind == Outcome.Kind.TIMEOUT || (kind == Outcome.Kind.HTTP_ERROR && status >= 500);
-        boolean counted = failure || kind == Outcome.Kind.OK || kind == Outcome.Kind.HTTP_ERROR;
-        if (!counted) {
-            if (state == State.HALF_OPEN) {
-                probing = false; // the probe told nothing; let the next call probe
+        // Decided under the lock, logged after it: no thread waits for an appender while holding the breaker.
+        String opened = null;
+        boolean closed = false;
+        synchronized (this) {
+            Change change = change(kind, status, permit);
+            if (change != null) {
+                opened = change.openedBecause;
+                closed = opened == null;
             }
-            return;
         }
+        if (opened != null) {
+            LOG.warn("circuit of partner {} opened: {}; its calls end circuit_open for {} ms, then one probes", partner,
+                    opened, settings.coolDown().toMillis());
+        } else if (closed) {
+            LOG.info("circuit of partner {} closed: its probe call succeeded", partner);
+        }
+    }
+
+    /** A change of state: opened (and why), or closed (null). */
+    private record Change(String openedBecause) {
+    }
+
+    /** Under the lock: counts the outcome; the change it made, or null. */
+    private Change change(Outcome.Kind kind, int status, long permit) {
+        boolean failure = kind == Outcome.Kind.CONNECT_FAILED || kind == Outcome.Kind.RESET
+                || kind == Outcome.Kind.MALFORMED || kind == Outcome.Kind.TIMEOUT || (kind == Outcome.Kind.HTTP_ERROR && status >= 500);
+        boolean counted = failure || kind == Outcome.Kind.OK || kind == Outcome.Kind.HTTP_ERROR;
         if (state == State.HALF_OPEN) {
-            probing = false;
-            if (failure) {
-                open("its probe call failed (" + kind + ")");
-            } else {
-                close();
+            if (permit <= 0 || permit != probe) {
+                return null; // not the probe's outcome (there may be no probe out: the last one told nothing)
             }
-            return;
+            probe = 0;
+            if (!counted) {
+                return null; // the probe told nothing; let the next call probe
+            }
+            if (failure) {
+                return open("its probe call failed (" + kind + ")");
+            }
+            close();
+            return new Change(null);
+        }
+        if (!counted) {
+            return null;
         }
         consecutive = failure ? consecutive + 1 : 0;
         if (recentCount == recent.length) {
@@ -103,20 +145,19 @@ final class CircuitBreaker {
         if (state == State.CLOSED && (consecutive >= settings.consecutiveFailures()
                 || (recentCount >= settings.minimumCalls()
                         && recentFailures >= settings.failureRatio() * recentCount))) {
-            open(consecutive >= settings.consecutiveFailures() ? consecutive + " failures in a row"
+            return open(consecutive >= settings.consecutiveFailures() ? consecutive + " failures in a row"
                     : recentFailures + " of the last " + recentCount + " calls failed");
         }
+        return null;
     }
 
-    private void open(String why) {
+    private Change open(String why) {
         state = State.OPEN;
         openUntilNanos = System.nanoTime() + settings.coolDown().toNanos();
-        LOG.warn("circuit of partner {} opened: {}; its calls end circuit_open for {} ms, then one probes", partner,
-                why, settings.coolDown().toMillis());
+        return new Change(why);
     }
 
     private void close() {
-        LOG.info("circuit of partner {} closed: its probe call succeeded", partner);
         state = State.CLOSED;
         consecutive = 0;
         recentCount = 0;

@@ -35,11 +35,10 @@ final class Http1Destination {
         if (sendOnIdle(call)) {
             return;
         }
-        if (open.incrementAndGet() <= partner.maxConnections()) {
+        if (takePlace()) {
             wire.connect(this, call);
             return;
         }
-        open.decrementAndGet();
         waiting.add(call);
         // A connection freed or closed between the tries above and the add has not seen this call.
         serveWaiting();
@@ -109,8 +108,7 @@ final class Http1Destination {
     private void serveWaiting() {
         while (!waiting.isEmpty()) {
             Http1Connection connection = takeIdle();
-            if (connection == null && open.incrementAndGet() > partner.maxConnections()) {
-                open.decrementAndGet();
+            if (connection == null && !takePlace()) {
                 return;
             }
             Http1Call next = waiting.poll();
@@ -128,6 +126,20 @@ final class Http1Destination {
                 dispatch(next);
             }
         }
+    }
+
+    /**
+     * Counts a new connection's place, if one is free. Never counts one it then gives back: a thread that
+     * freed a place and came to serve the waiting calls would see it taken and leave, and the one that gave it
+     * back would leave too, a call waiting beside a free place until its deadline.
+     */
+    private boolean takePlace() {
+        for (int now = open.get(); now < partner.maxConnections(); now = open.get()) {
+            if (open.compareAndSet(now, now + 1)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** False when the call had left the queue already (a connection has it, or it has ended). */

@@ -69,6 +69,13 @@ final class Http1Loop implements Runnable {
             return;
         }
         tasks.add(task);
+        if (stopped.getCount() == 0) {
+            // The loop ended between the check and the add, perhaps after its last drain: run what it left.
+            for (Runnable left = tasks.poll(); left != null; left = tasks.poll()) {
+                runSafely(left);
+            }
+            return;
+        }
         if (Thread.currentThread() != thread) {
             selector.wakeup();
         }

@@ -103,12 +103,14 @@ public final class PartnerState {
         inFlight.decrementAndGet();
     }
 
-    void record(Outcome.Kind kind, int status) {
+    /** @param breakerPermit what {@link #breakerPermit()} gave the call ({@code CircuitBreaker.ALLOWED} if none) */
+    void record(Outcome.Kind kind, int status, long breakerPermit) {
         outcomes.get(kind).increment();
-        breaker.record(kind, status);
+        breaker.record(kind, status, breakerPermit);
     }
 
-    boolean breakerAllows() {
+    /** {@code CircuitBreaker.REFUSED} when the partner's breaker refuses a call now; else what to record it with. */
+    long breakerPermit() {
         return breaker.allow();
     }
 

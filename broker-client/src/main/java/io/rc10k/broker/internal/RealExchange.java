@@ -18,6 +18,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.concurrent.Executor;
@@ -75,6 +76,8 @@ public final class RealExchange implements Exchange {
     private long startNanos;
     private long deadlineNanos;
     private int attempts;
+    /** What the partner's circuit breaker gave the call: the probe's permit tells its outcome is the verdict. */
+    private long breakerPermit = CircuitBreaker.ALLOWED;
     /** The attempt whose request is out, when not hedged. */
     private volatile Attempt current;
     private final Hedging hedging;
@@ -104,6 +107,10 @@ public final class RealExchange implements Exchange {
         }
     }
     private final AtomicReference<Outcome.Kind> abortKind = new AtomicReference<>();
+    /** 1 once the partner's admission went back ({@link #releaseAdmission()}). */
+    private volatile int released;
+    private static final AtomicIntegerFieldUpdater<RealExchange> RELEASED =
+            AtomicIntegerFieldUpdater.newUpdater(RealExchange.class, "released");
 
     /**
      * Where an admitted exchange is kept while in flight, for a stop to cancel: the client's list for an
@@ -175,6 +182,14 @@ public final class RealExchange implements Exchange {
         CompletableFuture<Outcome> mine = new CompletableFuture<>();
         CompletableFuture<Outcome> out = cache.lead(cacheKey, mine);
         if (out == null) {
+            // The call this one missed may have stored its answer and left between the look-up and the lead.
+            Outcome stored = cache.fresh(cacheKey, System.nanoTime());
+            if (stored != null) {
+                cache.led(cacheKey, mine);
+                mine.complete(stored);
+                finish(stored.fromCache("hit", System.nanoTime() - startNanos), false, false);
+                return true;
+            }
             leading = mine;
             return false;
         }
@@ -193,7 +208,8 @@ public final class RealExchange implements Exchange {
 
     /** Admission, then the first attempt (an abort that came first ends it there). */
     private void proceed() {
-        if (!state.breakerAllows()) {
+        breakerPermit = state.breakerPermit();
+        if (breakerPermit == CircuitBreaker.REFUSED) {
             finish(Outcome.failure(partner.name(), Outcome.Kind.CIRCUIT_OPEN, 0, new RejectedExecutionException(
                     "partner " + partner.name() + ": circuit breaker open after repeated failures"), 0, 0), false);
             return;
@@ -320,6 +336,15 @@ public final class RealExchange implements Exchange {
      */
     private void finish(Outcome outcome, boolean admitted, boolean recorded) {
         if (!completed.compareAndSet(false, true)) {
+            if (admitted) {
+                // Lost to an end that held no admission (an abort while it still followed an identical call, as
+                // it began asking for itself): the admission goes back all the same, and a probe that told
+                // nothing frees the breaker's probe.
+                releaseAdmission();
+                if (recorded) {
+                    state.record(Outcome.Kind.CANCELLED, 0, breakerPermit);
+                }
+            }
             return;
         }
         Outcome result = outcome;
@@ -338,11 +363,10 @@ public final class RealExchange implements Exchange {
         }
         current = null;
         if (admitted) {
-            state.release();
-            stopList.ended(this);
+            releaseAdmission();
         }
         if (recorded) {
-            state.record(result.kind(), result.status());
+            state.record(result.kind(), result.status(), breakerPermit);
         }
         if (!listening) {
             this.outcome.complete(result);
@@ -354,6 +378,14 @@ public final class RealExchange implements Exchange {
             delivered = true;
             this.outcome.complete(answer);
         });
+    }
+
+    /** Gives the partner's admission back once, whichever end comes first. */
+    private void releaseAdmission() {
+        if (RELEASED.compareAndSet(this, 0, 1)) {
+            state.release();
+            stopList.ended(this);
+        }
     }
 
     private void notify(Consumer<ExchangeListener> event) {
