@@ -50,14 +50,21 @@ public final class Main {
                 System.exit(2);
             }
         }
-        int status = run(args, System.out, System.err);
+        // Logging queues its lines (logback.xml): each exit writes them first.
+        int status = run(args, System.out, System.err, Logging::stop);
         if (status >= 0) {
+            Logging.stop();
             System.exit(status);
         }
     }
 
     /** Returns the exit status, or -1 when a server was started and runs until stopped. */
     static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+        return run(args, out, err, () -> { });
+    }
+
+    /** As above; {@code afterStop} runs once a server it started has stopped, after its last log line. */
+    private static int run(String[] args, PrintStream out, PrintStream err, Runnable afterStop) throws Exception {
         CommandLine command;
         try {
             command = CommandLine.parse(args);
@@ -142,6 +149,7 @@ public final class Main {
             @Override
             public void lifeCycleStopped(LifeCycle event) {
                 log.info("stopped");
+                afterStop.run();
             }
         });
         out.println("mashup-server ready on " + base + " (mode " + command.options().mode().label() + ", max "

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The operators' metrics at {@code /metrics}: circuit state per partner and open files. */
+/** The operators' metrics at {@code /metrics}: circuit state per partner, open files, partner bytes in transit. */
 class MashupMetricsTest {
     private static final String CIRCUIT = "mashup_partner_circuit_state{partner=\"fragile\"}";
     private static PartnerStubs stubs;
@@ -82,6 +82,16 @@ class MashupMetricsTest {
             assertTrue(open > 0, "open files: " + open);
             assertEquals(FileBudget.processMaxFiles(), (long) max, "the limit the server sized itself by");
             assertTrue(open < max, open + " < " + max);
+        }
+    }
+
+    @Test
+    void bufferedPartnerBytesAndTheirBoundFollowMaxBufferedBytes() throws Exception {
+        MashupOptions options = MashupOptions.defaults().withMode(Mode.ASYNC).withMaxBufferedBytes(3L << 20);
+        try (TestServer server = TestServer.start(options, fragile())) {
+            assertEquals(200, server.get("/mashup/fragile").getStatus());
+            assertEquals(3L << 20, (long) sample(server, "mashup_outbound_buffered_max_bytes"));
+            assertEquals(0, sample(server, "mashup_outbound_buffered_bytes"), "nothing held once the call ended");
         }
     }
 

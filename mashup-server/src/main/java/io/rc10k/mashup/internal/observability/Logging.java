@@ -62,6 +62,17 @@ public final class Logging {
         }
     }
 
+    /**
+     * Writes what the asynchronous appenders still hold (the bundled configuration queues every line,
+     * {@link CountingAsyncAppender}; within a second) and stops logging: the last thing before the JVM
+     * exits. Lines logged after it are lost.
+     */
+    public static void stop() {
+        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+            context.stop();
+        }
+    }
+
     private static void load(LoggerContext context, Path file) {
         String option = "--log-config " + file + ": ";
         if (!Files.isRegularFile(file) || !Files.isReadable(file)) {

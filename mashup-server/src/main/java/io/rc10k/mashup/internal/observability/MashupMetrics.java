@@ -1,6 +1,7 @@
 package io.rc10k.mashup.internal.observability;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -30,8 +31,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code mashup_requests_total{mashup,outcome}}, {@code mashup_partner_calls_total{partner,outcome}},
  * {@code mashup_request_seconds}. Two timers feed the paper's thread model: {@code mashup_thread_hold_seconds}
  * (D, how long a request holds a container thread) and {@code mashup_partner_call_seconds} (each D_i).
- * For operators: {@code mashup_partner_circuit_state{partner}} (0 closed, 1 open, 2 half-open) and
- * {@code process_files_open_files} / {@code process_files_max_files}. Thread-safe.
+ * For operators: {@code mashup_partner_circuit_state{partner}} (0 closed, 1 open, 2 half-open),
+ * {@code process_files_open_files} / {@code process_files_max_files} and
+ * {@code mashup_log_dropped_lines_total} (log lines dropped rather than block a thread). Thread-safe.
  */
 public final class MashupMetrics {
     private static final Duration[] BUCKETS = {Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofMillis(100),
@@ -61,10 +63,19 @@ public final class MashupMetrics {
         new FileDescriptorMetrics().bindTo(registry);
         poolGauge("jetty.threads.busy", pool, "getBusyThreads", "threads of the shared pool running a task");
         poolGauge("jetty.threads.current", pool, "getThreads", "threads of the shared pool");
+        // The standalone server's log queue (CountingAsyncAppender): 0 in a WAR, which logs through its container.
+        FunctionCounter.builder("mashup.log.dropped.lines", this, m -> DroppedLogLines.count())
+                .description("log lines dropped because the log queue was full, rather than block the thread "
+                        + "that logged").register(registry);
         Gauge.builder("mashup.inbound.inflight", inboundInFlight, AtomicInteger::get)
                 .description("mashup requests admitted and not yet answered").register(registry);
         Gauge.builder("mashup.outbound.inflight", broker, BrokerClient::exchangesInFlight)
                 .description("partner exchanges in flight").register(registry);
+        Gauge.builder("mashup.outbound.buffered", broker, BrokerClient::bufferedBytes).baseUnit("bytes")
+                .description("bytes of partner response bodies held while they arrive (bound: --max-buffered-bytes)")
+                .register(registry);
+        Gauge.builder("mashup.outbound.buffered.max", broker, BrokerClient::maxBufferedBytes).baseUnit("bytes")
+                .description("the bound of mashup_outbound_buffered_bytes").register(registry);
         for (Partner partner : broker.partners()) {
             Gauge.builder("mashup.outbound.connections", broker, b -> b.stats(partner.name()).connectionsOpen())
                     .tag("partner", partner.name())
