@@ -137,6 +137,10 @@ final class Http1Connection implements HttpParser.ResponseHandler {
         try {
             channel.write(out);
         } catch (IOException e) {
+            if (!Http1Call.WRITE_STATE.compareAndSet(next, Http1Call.WRITING, Http1Call.LOOP_WRITES)) {
+                loop.run(this::close); // answered already, and the loop left the connection to this thread
+                return;
+            }
             abort(next, e);
             return;
         }
