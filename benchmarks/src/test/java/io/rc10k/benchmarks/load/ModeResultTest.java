@@ -48,7 +48,7 @@ class ModeResultTest {
         ModeResult.Phase lateSoak = phase("soak", counts(2_000, 0, 0, 1), 2_000, true);
         List<String> failures = mode(WARM, lateSoak, NO_LEAK, FLAT).failures();
         assertEquals(1, failures.size(), failures.toString());
-        assertTrue(failures.get(0).contains("1 answers later than the deadline + 50 ms"), failures.get(0));
+        assertTrue(failures.get(0).contains("1 answers later than the deadline and its slack"), failures.get(0));
     }
 
     @Test
