@@ -3,6 +3,7 @@ package io.rc10k.broker;
 import io.rc10k.broker.internal.BufferBudget;
 import io.rc10k.broker.internal.Http1Wire;
 import io.rc10k.broker.internal.JettyWire;
+import io.rc10k.broker.internal.TlsMaterial;
 import io.rc10k.broker.internal.PartnerPools;
 import io.rc10k.broker.internal.PartnerState;
 import io.rc10k.broker.internal.RealExchange;
@@ -12,6 +13,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -34,6 +36,7 @@ import org.eclipse.jetty.http2.client.transport.ClientConnectionFactoryOverHTTP2
 import org.eclipse.jetty.io.ArrayByteBufferPool;
 import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.component.ContainerLifeCycle;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
@@ -138,6 +141,10 @@ public final class BrokerClient extends ContainerLifeCycle {
     private Wire h2c;
     /** HTTP/1.1 partners' calls over Jetty's client instead of the loops ({@link Builder#jettyForHttp1}); else null. */
     private Wire jettyHttp1;
+    /** https partners' calls, by partner name: over Jetty's client, h2 or HTTP/1.1 as each partner says. */
+    private Map<String, Wire> secureWires = Map.of();
+    /** The clients of https partners with TLS settings of their own, beans of this one while it runs. */
+    private List<HttpClient> ownTlsClients = List.of();
     private final boolean http1OverJetty;
 
     private BrokerClient(Builder b) {
@@ -186,30 +193,32 @@ public final class BrokerClient extends ContainerLifeCycle {
         }
         ByteBufferPool buffers = injectedBuffers != null ? injectedBuffers : new ArrayByteBufferPool();
 
-        ClientConnector connector = new ClientConnector();
-        connector.setExecutor(executor);
-        connector.setScheduler(scheduler);
-        connector.setByteBufferPool(buffers);
-        connector.setSelectors(Math.max(1, selectors));
-        connector.setConnectTimeout(shortestConnectTimeout());
-        HTTP2Client h2 = new HTTP2Client(connector);
-        HttpClientTransportDynamic transport = new HttpClientTransportDynamic(connector,
-                HttpClientConnectionFactory.HTTP11, new ClientConnectionFactoryOverHTTP2.HTTP2(h2));
-        transport.setConnectionPoolFactory(new PartnerPools(partners));
-        http = new HttpClient(transport);
-        http.setExecutor(executor);
-        http.setScheduler(scheduler);
-        http.setByteBufferPool(buffers);
-        http.setName("broker-client");
-        // Admission per partner (PartnerState) bounds the queue; Jetty's per-destination cap must not cut in first.
-        http.setMaxRequestsQueuedPerDestination(Integer.MAX_VALUE);
-        http.setMaxConnectionsPerDestination(Integer.MAX_VALUE);
-        http.setFollowRedirects(false);
-        http.setStrictEventOrdering(false);
-        http.setUserAgentField(null);
-        // Never keep cookies: a Set-Cookie one caller's call receives must not ride on another caller's calls.
-        http.setHttpCookieStore(new HttpCookieStore.Empty());
+        http = newHttpClient("broker-client", executor, scheduler, buffers,
+                TlsMaterial.sslContextFactory("broker-client", Partner.Tls.DEFAULT));
         addBean(http, true);
+        // https partners with settings of their own (a CA file, a client certificate) get a client per settings.
+        Map<Partner.Tls, HttpClient> tlsClients = new HashMap<>();
+        Map<String, Wire> secure = new HashMap<>();
+        for (Partner partner : partners.values()) {
+            if (!partner.secure()) {
+                continue;
+            }
+            if (!partner.tls().verifyHostname()) {
+                LOG.warn("partner {}: TLS host name verification is OFF — any trusted certificate is accepted for {}; "
+                        + "for tests only", partner.name(), partner.baseUri().getHost());
+            }
+            HttpClient client = partner.tls().equals(Partner.Tls.DEFAULT) ? http : tlsClients.get(partner.tls());
+            if (client == null) {
+                client = newHttpClient("broker-client-tls-" + (tlsClients.size() + 1), executor, scheduler, buffers,
+                        TlsMaterial.sslContextFactory(partner.name(), partner.tls()));
+                tlsClients.put(partner.tls(), client);
+                addBean(client, true);
+            }
+            secure.put(partner.name(), new JettyWire(client,
+                    partner.protocol().multiplexed() ? HttpVersion.HTTP_2 : HttpVersion.HTTP_1_1));
+        }
+        secureWires = Map.copyOf(secure);
+        ownTlsClients = List.copyOf(tlsClients.values());
         http1 = new Http1Wire(partners.values(), executor, selectors > 0 ? selectors : Http1Wire.defaultLoops(executor));
         addBean(http1, true);
         h2c = new JettyWire(http, HttpVersion.HTTP_2);
@@ -220,6 +229,40 @@ public final class BrokerClient extends ContainerLifeCycle {
         if (injectedExecutor == null) {
             LOG.info("broker client runs on a pool of its own ({}); pass an executor to share one", executor);
         }
+    }
+
+    /**
+     * One of Jetty's clients on the shared pool, scheduler and buffers: HTTP/1.1, h2c, and over TLS h2 or
+     * HTTP/1.1 by ALPN, with {@code tls} for every https partner it calls.
+     */
+    private HttpClient newHttpClient(String name, Executor executor, Scheduler scheduler, ByteBufferPool buffers,
+            SslContextFactory.Client tls) {
+        ClientConnector connector = new ClientConnector();
+        connector.setExecutor(executor);
+        connector.setScheduler(scheduler);
+        connector.setByteBufferPool(buffers);
+        connector.setSelectors(Math.max(1, selectors));
+        connector.setConnectTimeout(shortestConnectTimeout());
+        connector.setSslContextFactory(tls);
+        HTTP2Client h2 = new HTTP2Client(connector);
+        HttpClientTransportDynamic transport = new HttpClientTransportDynamic(connector,
+                HttpClientConnectionFactory.HTTP11, new ClientConnectionFactoryOverHTTP2.HTTP2(h2));
+        transport.setConnectionPoolFactory(new PartnerPools(partners));
+        HttpClient client = new HttpClient(transport);
+        client.setExecutor(executor);
+        client.setScheduler(scheduler);
+        client.setByteBufferPool(buffers);
+        client.setSslContextFactory(tls);
+        client.setName(name);
+        // Admission per partner (PartnerState) bounds the queue; Jetty's per-destination cap must not cut in first.
+        client.setMaxRequestsQueuedPerDestination(Integer.MAX_VALUE);
+        client.setMaxConnectionsPerDestination(Integer.MAX_VALUE);
+        client.setFollowRedirects(false);
+        client.setStrictEventOrdering(false);
+        client.setUserAgentField(null);
+        // Never keep cookies: a Set-Cookie one caller's call receives must not ride on another caller's calls.
+        client.setHttpCookieStore(new HttpCookieStore.Empty());
+        return client;
     }
 
     /** Jetty's connect timeout is client-wide; the per-partner call timeout still bounds each exchange. */
@@ -243,6 +286,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         if (http != null) {
             removeBean(http);
         }
+        ownTlsClients.forEach(this::removeBean);
         if (http1 != null) {
             removeBean(http1);
         }
@@ -325,7 +369,9 @@ public final class BrokerClient extends ContainerLifeCycle {
             throw new IllegalArgumentException("method " + upper + " cannot be cached (accepted: GET, HEAD)");
         }
         ResponseCache.Key key = options.caching() == null ? null : ResponseCache.key(upper, uri, headers);
-        Wire wire = state.partner().protocol() == Partner.Protocol.H2C ? h2c : jettyHttp1 != null ? jettyHttp1 : http1;
+        Partner target = state.partner();
+        Wire wire = target.secure() ? secureWires.get(target.name()) : target.protocol() == Partner.Protocol.H2C
+                ? h2c : jettyHttp1 != null ? jettyHttp1 : http1;
         return new RealExchange(wire, scheduler, executor, state, upper, uri,
                 headers, listener, alone ? aloneList : RealExchange.StopList.NONE, options.hedging(),
                 options.caching(), key);

@@ -24,6 +24,12 @@ public final class Outcome {
         TIMEOUT,
         /** No connection could be made (refused, unreachable, connect timeout); nothing was sent. */
         CONNECT_FAILED,
+        /**
+         * An {@code https} partner's TLS handshake failed: its certificate is not trusted or not for its host,
+         * no TLS version or cipher is shared, or it does not speak TLS. Nothing was sent; not retried, as a
+         * second handshake would fail the same way.
+         */
+        TLS_FAILED,
         /** The connection or stream broke after the request went out: reset, or closed before the response ended. */
         RESET,
         /**

@@ -1,6 +1,9 @@
 package io.rc10k.broker;
 
+import io.rc10k.broker.internal.TlsMaterial;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -21,18 +24,84 @@ import java.util.regex.Pattern;
 public final class Partner {
     /** How the broker speaks to a partner. */
     public enum Protocol {
-        /** HTTP/1.1: one exchange per connection at a time. */
+        /** HTTP/1.1: one exchange per connection at a time; over TLS for an {@code https} partner. */
         HTTP_1_1,
         /** Cleartext HTTP/2 with prior knowledge: many exchanges multiplexed on each connection. */
-        H2C;
+        H2C,
+        /** HTTP/2 over TLS, agreed by ALPN ({@code https} partners): multiplexed as h2c is. */
+        H2;
 
-        /** Parses {@code http/1.1} or {@code h2c} (any case). */
+        /**
+         * Parses {@code http/1.1}, {@code h2c} or {@code h2} (any case). {@code h2} and {@code http/2}
+         * name HTTP/2 whatever the scheme: h2 over TLS for an {@code https} partner, h2c for an
+         * {@code http} one ({@link Builder#build()} settles it).
+         */
         public static Protocol parse(String text) {
             return switch (text.toLowerCase(Locale.ROOT)) {
                 case "http/1.1", "http_1_1", "h1" -> HTTP_1_1;
-                case "h2c", "http/2", "h2" -> H2C;
-                default -> throw new IllegalArgumentException("protocol: \"" + text + "\" (accepted: http/1.1, h2c)");
+                case "h2c" -> H2C;
+                case "h2", "http/2" -> H2;
+                default -> throw new IllegalArgumentException("protocol: \"" + text + "\" (accepted: http/1.1, h2c, h2)");
             };
+        }
+
+        /** Whether exchanges share a connection (HTTP/2), so a pool holds streams as well as connections. */
+        public boolean multiplexed() {
+            return this != HTTP_1_1;
+        }
+    }
+
+    /**
+     * How an {@code https} partner's certificate is checked and which certificate we show it. The default
+     * trusts what the JDK trusts, checks that the certificate is for the partner's host, and shows none;
+     * TLS 1.2 and 1.3 only, with sessions resumed on new connections (the JDK's session cache). Paths are
+     * read when the client starts; passwords never appear in {@link #toString()}.
+     *
+     * <pre>{@code
+     * Partner.Tls tls = Partner.Tls.DEFAULT
+     *         .withCaFile(Path.of("/etc/rc10k/partner-ca.pem"))
+     *         .withClientCertificate(Path.of("/etc/rc10k/client.p12"), password);
+     * }</pre>
+     *
+     * @param caFile             PEM certificates to trust instead of the JDK's, or null
+     * @param trustStore         a PKCS#12 or JKS trust store to trust instead of the JDK's, or null
+     * @param trustStorePassword its password, or null
+     * @param keyStore           a PKCS#12 or JKS key store holding the client certificate to show, or null
+     * @param keyStorePassword   its password (and its key's), or null
+     * @param verifyHostname     false accepts a trusted certificate for any host: for tests only, logged as a warning
+     */
+    public record Tls(Path caFile, Path trustStore, String trustStorePassword, Path keyStore, String keyStorePassword,
+            boolean verifyHostname) {
+        public static final Tls DEFAULT = new Tls(null, null, null, null, null, true);
+
+        public Tls {
+            if (caFile != null && trustStore != null) {
+                throw new IllegalArgumentException("tls: caFile and trustStore both given (accepted: one of them)");
+            }
+        }
+
+        public Tls withCaFile(Path pem) {
+            return new Tls(pem, trustStore, trustStorePassword, keyStore, keyStorePassword, verifyHostname);
+        }
+
+        public Tls withTrustStore(Path store, String password) {
+            return new Tls(caFile, store, password, keyStore, keyStorePassword, verifyHostname);
+        }
+
+        public Tls withClientCertificate(Path store, String password) {
+            return new Tls(caFile, trustStore, trustStorePassword, store, password, verifyHostname);
+        }
+
+        /** Accepts a trusted certificate whatever host it names. For tests only: the client logs a warning at start. */
+        public Tls withoutHostnameVerification() {
+            return new Tls(caFile, trustStore, trustStorePassword, keyStore, keyStorePassword, false);
+        }
+
+        @Override
+        public String toString() {
+            return "Tls{" + (caFile != null ? "caFile=" + caFile : trustStore != null ? "trustStore=" + trustStore
+                    : "JDK trust") + (keyStore != null ? ", keyStore=" + keyStore : "")
+                    + (verifyHostname ? "" : ", hostname NOT verified") + "}";
         }
     }
 
@@ -78,6 +147,7 @@ public final class Partner {
     private final String name;
     private final URI baseUri;
     private final Protocol protocol;
+    private final Tls tls;
     private final int maxConnections;
     private final int maxQueued;
     private final int maxStreamsPerConnection;
@@ -93,6 +163,7 @@ public final class Partner {
         this.name = b.name;
         this.baseUri = b.baseUri;
         this.protocol = b.protocol;
+        this.tls = b.tls;
         this.maxConnections = b.maxConnections;
         this.maxQueued = b.maxQueued;
         this.maxStreamsPerConnection = b.maxStreamsPerConnection;
@@ -117,7 +188,8 @@ public final class Partner {
 
     /**
      * @param name    a short identifier (letters, digits, {@code _}, {@code -}); used in metrics
-     * @param baseUri {@code http://host:port} with an optional base path; calls resolve their path against it
+     * @param baseUri {@code http://host:port} or {@code https://host:port}, with an optional base path; calls
+     *                resolve their path against it
      */
     public static Builder builder(String name, String baseUri) {
         return new Builder(name, baseUri);
@@ -132,8 +204,19 @@ public final class Partner {
         return baseUri;
     }
 
+    /** HTTP/1.1, or HTTP/2: {@link Protocol#H2C} for an {@code http} partner, {@link Protocol#H2} for an {@code https} one. */
     public Protocol protocol() {
         return protocol;
+    }
+
+    /** Whether calls go over TLS: an {@code https} base URI. */
+    public boolean secure() {
+        return "https".equals(baseUri.getScheme());
+    }
+
+    /** How the certificates of an {@code https} partner are checked; {@link Tls#DEFAULT} for an {@code http} one. */
+    public Tls tls() {
+        return tls;
     }
 
     /** Connections open to this partner at most, in use or idle. */
@@ -153,7 +236,7 @@ public final class Partner {
 
     /** Exchanges admitted at once: those a full pool serves plus those allowed to queue. */
     public int capacity() {
-        long served = (long) maxConnections * (protocol == Protocol.H2C ? maxStreamsPerConnection : 1);
+        long served = (long) maxConnections * (protocol.multiplexed() ? maxStreamsPerConnection : 1);
         return (int) Math.min(Integer.MAX_VALUE, served + maxQueued);
     }
 
@@ -185,7 +268,7 @@ public final class Partner {
 
     @Override
     public String toString() {
-        return "Partner{" + name + " " + baseUri + " " + protocol + ", maxConnections=" + maxConnections
+        return "Partner{" + name + " " + baseUri + " " + protocol + (secure() ? " " + tls : "") + ", maxConnections=" + maxConnections
                 + ", maxQueued=" + maxQueued + ", connectTimeout=" + connectTimeout.toMillis() + "ms, callTimeout="
                 + callTimeout.toMillis() + "ms, maxResponseBytes=" + maxResponseBytes + ", retries=" + retries + "}";
     }
@@ -194,6 +277,7 @@ public final class Partner {
         private final String name;
         private final URI baseUri;
         private Protocol protocol = Protocol.HTTP_1_1;
+        private Tls tls = Tls.DEFAULT;
         private int maxConnections = DEFAULT_MAX_CONNECTIONS;
         private int maxQueued = DEFAULT_MAX_QUEUED;
         private int maxStreamsPerConnection = DEFAULT_MAX_STREAMS;
@@ -221,16 +305,23 @@ public final class Partner {
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException(name + ".baseUri: \"" + text + "\" is not a URI");
             }
-            if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null || uri.getRawQuery() != null
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null || uri.getRawQuery() != null
                     || uri.getRawFragment() != null || uri.getRawUserInfo() != null) {
-                throw new IllegalArgumentException(name + ".baseUri: \"" + text + "\" (accepted: http://host[:port]"
+                throw new IllegalArgumentException(name + ".baseUri: \"" + text + "\" (accepted: http[s]://host[:port]"
                         + "[/base/path], without user info, query or fragment)");
             }
             String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
             if (!path.endsWith("/")) {
                 path = path + "/";
             }
-            return URI.create("http://" + uri.getRawAuthority() + path);
+            return URI.create(scheme + "://" + uri.getRawAuthority() + path);
+        }
+
+        /** How an {@code https} partner's certificate is checked and which one we show ({@link Tls#DEFAULT}). */
+        public Builder tls(Tls tls) {
+            this.tls = Objects.requireNonNull(tls, "tls");
+            return this;
         }
 
         public Builder protocol(Protocol protocol) {
@@ -304,7 +395,32 @@ public final class Partner {
         }
 
         public Partner build() {
+            boolean secure = "https".equals(baseUri.getScheme());
+            if (protocol == Protocol.H2C && secure) {
+                throw new IllegalArgumentException(name + ".protocol: h2c is cleartext HTTP/2 but baseUri is " + baseUri
+                        + " (accepted for https: http/1.1, h2)");
+            }
+            if (protocol == Protocol.H2 && !secure) {
+                // HTTP/2 without TLS has no ALPN to agree on it: prior knowledge, as h2c.
+                protocol = Protocol.H2C;
+            }
+            if (!secure && !tls.equals(Tls.DEFAULT)) {
+                throw new IllegalArgumentException(name + ".tls: given for " + baseUri + " (accepted: only with https)");
+            }
+            if (secure) {
+                readable("tls.caFile", tls.caFile());
+                readable("tls.trustStore", tls.trustStore());
+                readable("tls.keyStore", tls.keyStore());
+                TlsMaterial.check(name, tls);
+            }
             return new Partner(this);
+        }
+
+        private void readable(String field, Path file) {
+            if (file != null && !Files.isReadable(file)) {
+                throw new IllegalArgumentException(name + "." + field + ": " + file + (Files.exists(file)
+                        ? " cannot be read" : " does not exist"));
+            }
         }
 
         private int atLeast(String field, int value, int min) {

@@ -58,14 +58,14 @@ public final class PartnerStubs implements AutoCloseable {
         return server.getConnectors().length;
     }
 
-    /** {@code http://host:port} of the first connector, to {@link URI#resolve(String) resolve} paths against. */
+    /** {@code http://host:port} (or {@code https://}) of the first connector, to {@link URI#resolve(String) resolve} paths against. */
     public URI uri() {
         return uri(0);
     }
 
     public URI uri(int index) {
         ServerConnector connector = (ServerConnector) server.getConnectors()[index];
-        return URI.create("http://" + connector.getHost() + ":" + connector.getLocalPort());
+        return URI.create(StubServer.scheme(connector) + "://" + connector.getHost() + ":" + connector.getLocalPort());
     }
 
     public StubStats stats() {

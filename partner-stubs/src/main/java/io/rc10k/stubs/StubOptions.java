@@ -40,6 +40,8 @@ public final class StubOptions {
     private final int acceptQueue;
     private final long idleTimeoutMillis;
     private final long maxStallMillis;
+    private final StubCertificate tls;
+    private final StubCertificate clientAuthority;
 
     private StubOptions(Builder b) {
         this.host = b.host;
@@ -51,6 +53,11 @@ public final class StubOptions {
         this.acceptQueue = b.acceptQueue;
         this.idleTimeoutMillis = b.idleTimeoutMillis;
         this.maxStallMillis = b.maxStallMillis;
+        this.tls = b.tls;
+        this.clientAuthority = b.clientAuthority;
+        if (clientAuthority != null && tls == null) {
+            throw new IllegalArgumentException("clientAuthority: client certificates need HTTPS (set tls too)");
+        }
     }
 
     public static Builder builder() {
@@ -107,6 +114,21 @@ public final class StubOptions {
         return maxStallMillis;
     }
 
+    /** HTTPS on every port with this certificate (HTTP/2 or HTTP/1.1 by ALPN); null for cleartext. */
+    public StubCertificate tls() {
+        return tls;
+    }
+
+    /** With {@link #tls()}: a client must present this certificate; null lets any client in. */
+    public StubCertificate clientAuthority() {
+        return clientAuthority;
+    }
+
+    /** {@code https} with {@link #tls()}, else {@code http}. */
+    public String scheme() {
+        return tls == null ? "http" : "https";
+    }
+
     public Builder toBuilder() {
         Builder b = new Builder();
         b.host = host;
@@ -118,6 +140,8 @@ public final class StubOptions {
         b.acceptQueue = acceptQueue;
         b.idleTimeoutMillis = idleTimeoutMillis;
         b.maxStallMillis = maxStallMillis;
+        b.tls = tls;
+        b.clientAuthority = clientAuthority;
         return b;
     }
 
@@ -125,7 +149,8 @@ public final class StubOptions {
     public String toString() {
         return "StubOptions{host=" + host + ", ports=" + ports + ", h2c=" + h2c + ", maxThreads=" + maxThreads
                 + ", maxStreams=" + maxStreams + ", seed=" + seed + ", acceptQueue=" + acceptQueue
-                + ", idleTimeoutMillis=" + idleTimeoutMillis + ", maxStallMillis=" + maxStallMillis + "}";
+                + ", idleTimeoutMillis=" + idleTimeoutMillis + ", maxStallMillis=" + maxStallMillis + (tls == null ? "" : ", tls=" + tls)
+                + (clientAuthority == null ? "" : ", clientAuthority=" + clientAuthority) + "}";
     }
 
     public static final class Builder {
@@ -138,8 +163,25 @@ public final class StubOptions {
         private int acceptQueue = DEFAULT_ACCEPT_QUEUE;
         private long idleTimeoutMillis = DEFAULT_IDLE_TIMEOUT_MILLIS;
         private long maxStallMillis = DEFAULT_MAX_STALL_MILLIS;
+        private StubCertificate tls;
+        private StubCertificate clientAuthority;
 
         private Builder() {
+        }
+
+        /**
+         * Serve HTTPS with {@code certificate} on every port: TLS 1.2 or 1.3, and HTTP/2 or HTTP/1.1 as
+         * the client's ALPN offer chooses (a client that offers none gets HTTP/1.1). Null: cleartext.
+         */
+        public Builder tls(StubCertificate certificate) {
+            this.tls = certificate;
+            return this;
+        }
+
+        /** With {@link #tls}: refuse a client that does not present {@code certificate}; null: no client certificate asked. */
+        public Builder clientAuthority(StubCertificate certificate) {
+            this.clientAuthority = certificate;
+            return this;
         }
 
         /** The address to bind; the default is loopback ({@value #DEFAULT_HOST}). */

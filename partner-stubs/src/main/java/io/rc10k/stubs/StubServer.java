@@ -5,14 +5,22 @@ import io.rc10k.stubs.internal.StubCounters;
 import io.rc10k.stubs.internal.StubHandler;
 import java.io.IOException;
 import java.net.BindException;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.util.concurrent.CountDownLatch;
+import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
+import org.eclipse.jetty.http2.server.AbstractHTTP2ServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
+import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
 import org.eclipse.jetty.io.WindowRateControl;
 import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 import org.eclipse.jetty.util.thread.Scheduler;
@@ -61,18 +69,64 @@ public final class StubServer {
     }
 
     private static ConnectionFactory[] connectionFactories(StubOptions options, HttpConfiguration http) {
+        if (options.tls() != null) {
+            return httpsFactories(options, http);
+        }
         HttpConnectionFactory http11 = new HttpConnectionFactory(http);
         if (!options.h2c()) {
             return new ConnectionFactory[] {http11};
         }
         // With h2c after HTTP/1.1 on one connector, a connection that opens with the HTTP/2 preface
         // is upgraded (prior knowledge); any other speaks HTTP/1.1.
-        HTTP2CServerConnectionFactory h2c = new HTTP2CServerConnectionFactory(http);
-        h2c.setMaxConcurrentStreams(options.maxStreams());
+        return new ConnectionFactory[] {http11, tuned(new HTTP2CServerConnectionFactory(http), options)};
+    }
+
+    /** TLS, then ALPN: HTTP/2 for a client that offers {@code h2}, HTTP/1.1 for any other. */
+    private static ConnectionFactory[] httpsFactories(StubOptions options, HttpConfiguration http) {
+        HttpConfiguration https = new HttpConfiguration(http);
+        SecureRequestCustomizer secure = new SecureRequestCustomizer();
+        // A stub answers whatever Host a test sends; whether the name fits is the client's check.
+        secure.setSniHostCheck(false);
+        https.addCustomizer(secure);
+        HttpConnectionFactory http11 = new HttpConnectionFactory(https);
+        HTTP2ServerConnectionFactory h2 = tuned(new HTTP2ServerConnectionFactory(https), options);
+        ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory(h2.getProtocol(), http11.getProtocol());
+        alpn.setDefaultProtocol(http11.getProtocol());
+        return new ConnectionFactory[] {new SslConnectionFactory(sslContext(options), alpn.getProtocol()), alpn, h2,
+                http11};
+    }
+
+    private static SslContextFactory.Server sslContext(StubOptions options) {
+        SslContextFactory.Server ssl = new SslContextFactory.Server();
+        ssl.setKeyStore(options.tls().keyStore());
+        ssl.setKeyStorePassword(StubCertificate.PASSWORD);
+        ssl.setKeyManagerPassword(StubCertificate.PASSWORD);
+        ssl.setIncludeProtocols("TLSv1.3", "TLSv1.2");
+        if (options.clientAuthority() != null) {
+            try {
+                KeyStore trusted = KeyStore.getInstance("PKCS12");
+                trusted.load(null, null);
+                trusted.setCertificateEntry("client", options.clientAuthority().certificate());
+                ssl.setTrustStore(trusted);
+            } catch (GeneralSecurityException | IOException e) {
+                throw new IllegalStateException("cannot trust " + options.clientAuthority() + ": " + e, e);
+            }
+            ssl.setNeedClientAuth(true);
+        }
+        return ssl;
+    }
+
+    private static <F extends AbstractHTTP2ServerConnectionFactory> F tuned(F h2, StubOptions options) {
+        h2.setMaxConcurrentStreams(options.maxStreams());
         // Jetty closes a connection that resets more than 128 streams a second (a rapid-reset defence).
         // A caller whose deadline passes resets its streams in bulk; a load fixture must take that.
-        h2c.setRateControlFactory(new WindowRateControl.Factory(100_000));
-        return new ConnectionFactory[] {http11, h2c};
+        h2.setRateControlFactory(new WindowRateControl.Factory(100_000));
+        return h2;
+    }
+
+    /** {@code https} for a connector that serves TLS, else {@code http}. */
+    public static String scheme(ServerConnector connector) {
+        return connector.getConnectionFactory(SslConnectionFactory.class) != null ? "https" : "http";
     }
 
     /** The counters behind {@code /stats} of a server made by {@link #createServer}. */
@@ -129,14 +183,15 @@ public final class StubServer {
             System.exit(1);
             return;
         }
-        StringBuilder started = new StringBuilder("partner-stubs ready (" + (options.h2c() ? "HTTP/1.1 + h2c" : "HTTP/1.1")
+        StringBuilder started = new StringBuilder("partner-stubs ready (" + (options.tls() != null
+                ? "HTTPS: HTTP/1.1 + h2 by ALPN" : options.h2c() ? "HTTP/1.1 + h2c" : "HTTP/1.1")
                 + ", max " + options.maxThreads() + " threads) on:");
         for (var connector : server.getConnectors()) {
-            started.append(' ').append("http://").append(options.host()).append(':')
+            started.append(' ').append(options.scheme()).append("://").append(options.host()).append(':')
                     .append(((ServerConnector) connector).getLocalPort());
         }
         int first = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
-        String base = "http://" + options.host() + ":" + first;
+        String base = options.scheme() + "://" + options.host() + ":" + first;
         System.out.println(started);
         System.out.println("try:  curl '" + base + "/stub?delay=500&bytes=256'");
         System.out.println("      curl '" + base + "/weather?city=Paris'");

@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  * one call goes through as a probe: success closes the breaker, failure opens it again. Only the probe
  * decides: the outcome of a call that started before the breaker opened is not its verdict.
  *
- * <p>Failures are what the partner is responsible for: CONNECT_FAILED, RESET, TIMEOUT and HTTP
+ * <p>Failures are what the partner is responsible for: CONNECT_FAILED, TLS_FAILED, RESET, TIMEOUT and HTTP
  * statuses of 500 and above, and MALFORMED answers. REJECTED, CANCELLED, TOO_LARGE, MEMORY_BUDGET and
  * 4xx are not counted.</p>
  *
@@ -113,7 +113,7 @@ final class CircuitBreaker {
 
     /** Under the lock: counts the outcome; the change it made, or null. */
     private Change change(Outcome.Kind kind, int status, long permit) {
-        boolean failure = kind == Outcome.Kind.CONNECT_FAILED || kind == Outcome.Kind.RESET
+        boolean failure = kind == Outcome.Kind.CONNECT_FAILED || kind == Outcome.Kind.TLS_FAILED || kind == Outcome.Kind.RESET
                 || kind == Outcome.Kind.MALFORMED || kind == Outcome.Kind.TIMEOUT || (kind == Outcome.Kind.HTTP_ERROR && status >= 500);
         boolean counted = failure || kind == Outcome.Kind.OK || kind == Outcome.Kind.HTTP_ERROR;
         if (state == State.HALF_OPEN) {

@@ -2,10 +2,12 @@ package io.rc10k.broker.internal;
 
 import io.rc10k.broker.Outcome;
 import java.io.IOException;
-import org.eclipse.jetty.client.HttpResponseException;
-import org.eclipse.jetty.http.HttpException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLHandshakeException;
+import org.eclipse.jetty.client.HttpResponseException;
+import org.eclipse.jetty.http.HttpException;
 
 /** Maps a Jetty client failure to the {@link Outcome.Kind} it means, in one place. */
 final class Failures {
@@ -60,6 +62,10 @@ final class Failures {
                     || t instanceof HttpResponseException) {
                 return Outcome.Kind.MALFORMED;
             }
+            // Any TLS failure before a connection carried the request is the handshake's; after, it is a broken stream.
+            if (t instanceof SSLHandshakeException || (t instanceof SSLException && !connected)) {
+                return Outcome.Kind.TLS_FAILED;
+            }
             if (t instanceof CancelledException) {
                 return Outcome.Kind.CANCELLED;
             }
@@ -72,5 +78,25 @@ final class Failures {
         }
         // Before a connection was obtained nothing was sent: refused, unreachable, unresolved, connect timeout.
         return connected ? Outcome.Kind.RESET : Outcome.Kind.CONNECT_FAILED;
+    }
+
+    /** Why a TLS handshake failed, in words an operator can act on, then the JDK's own message. */
+    static String tlsReason(Throwable failure) {
+        String message = null;
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && (t instanceof SSLException || message == null)) {
+                message = t.getMessage();
+            }
+        }
+        if (message == null) {
+            return String.valueOf(failure);
+        }
+        if (message.contains("PKIX") || message.contains("certification path")) {
+            return "the partner's certificate is not trusted (" + message + ")";
+        }
+        if (message.contains("subject alternative") || message.contains("No name matching")) {
+            return "the partner's certificate is not for this host (" + message + ")";
+        }
+        return message;
     }
 }

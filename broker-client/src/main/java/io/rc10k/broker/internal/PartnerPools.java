@@ -26,7 +26,7 @@ public final class PartnerPools implements ConnectionPool.Factory {
             // Not a partner call (never made by the broker itself); keep Jetty's small default.
             return new DuplexConnectionPool(destination, 64);
         }
-        return partner.protocol() == Partner.Protocol.H2C
+        return partner.protocol().multiplexed()
                 ? new MultiplexConnectionPool(destination, partner.maxConnections(), partner.maxStreamsPerConnection())
                 : new DuplexConnectionPool(destination, partner.maxConnections());
     }

@@ -645,6 +645,9 @@ public final class RealExchange implements Exchange {
             } else if (kind == Outcome.Kind.MALFORMED) {
                 warn("partner {}: {} {} ended malformed, the connection closed and the call not retried: {}",
                         partner.name(), method, uri, failure.getMessage());
+            } else if (kind == Outcome.Kind.TLS_FAILED) {
+                warn("partner {}: TLS handshake with {} failed, nothing sent and the call not retried: {}",
+                        partner.name(), uri.getAuthority(), Failures.tlsReason(failure));
             }
             if (mayRetry(kind)) {
                 LOG.debug("retrying {} {} after {} (attempt {})", method, uri, kind, attempts);

@@ -1,8 +1,13 @@
 package io.rc10k.stubs.internal;
 
 import io.rc10k.stubs.HostilePartner;
+import io.rc10k.stubs.StubCertificate;
 import io.rc10k.stubs.StubOptions;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.List;
 
 /**
@@ -19,6 +24,9 @@ public final class CommandLine {
             "  --port PORTS        ports to serve, e.g. 9001 | 9001,9002 | 9001-9010 (default " + DEFAULT_PORT + ")",
             "  --host HOST         address to bind (default " + StubOptions.DEFAULT_HOST + ")",
             "  --h2c               also speak cleartext HTTP/2 (prior knowledge) on the same ports",
+            "  --https             serve HTTPS (TLS 1.2/1.3; h2 or HTTP/1.1 by ALPN) with a certificate made at start",
+            "                      for localhost, 127.0.0.1 and --host",
+            "  --cert-out FILE     with --https: write that certificate (PEM) to FILE, for clients to trust",
             "  --max-threads N     thread pool maximum (default max(8, ports + 4))",
             "  --max-streams N     HTTP/2 concurrent streams per connection (default " + StubOptions.DEFAULT_MAX_STREAMS
                     + ")",
@@ -55,6 +63,9 @@ public final class CommandLine {
     /** Returns null when {@code --help} was asked for. */
     public static StubOptions parse(String... args) throws UsageException {
         StubOptions.Builder options = StubOptions.builder().port(DEFAULT_PORT);
+        boolean https = false;
+        Path certOut = null;
+        String host = StubOptions.DEFAULT_HOST;
         try {
             for (int i = 0; i < args.length; i++) {
                 String arg = args[i];
@@ -63,8 +74,13 @@ public final class CommandLine {
                         return null;
                     }
                     case "--h2c" -> options.h2c(true);
+                    case "--https" -> https = true;
+                    case "--cert-out" -> certOut = Path.of(value(args, ++i, arg));
                     case "--port", "--ports" -> options.ports(ports(value(args, ++i, arg)));
-                    case "--host" -> options.host(value(args, ++i, arg));
+                    case "--host" -> {
+                        host = value(args, ++i, arg);
+                        options.host(host);
+                    }
                     case "--max-threads" -> options.maxThreads(intValue(args, ++i, arg));
                     case "--max-streams" -> options.maxStreams(intValue(args, ++i, arg));
                     case "--seed" -> options.seed(longValue(args, ++i, arg));
@@ -77,10 +93,32 @@ public final class CommandLine {
                     default -> throw new UsageException("unknown option \"" + arg + "\" (see --help)");
                 }
             }
+            if (https) {
+                options.tls(certificate(host, certOut));
+            } else if (certOut != null) {
+                throw new UsageException("--cert-out: only with --https");
+            }
             return options.build();
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
+    }
+
+    /** A certificate for loopback and {@code host}, written to {@code certOut} when given. */
+    private static StubCertificate certificate(String host, Path certOut) throws UsageException {
+        Set<String> names = new LinkedHashSet<>(List.of("localhost", "127.0.0.1", "::1"));
+        if (!host.equals("0.0.0.0") && !host.equals("::")) {
+            names.add(host);
+        }
+        StubCertificate certificate = StubCertificate.generate(names.toArray(String[]::new));
+        if (certOut != null) {
+            try {
+                certificate.writePem(certOut);
+            } catch (IOException e) {
+                throw new UsageException("--cert-out: cannot write " + certOut + ": " + e.getMessage());
+            }
+        }
+        return certificate;
     }
 
     /** Whether the command line asks for the hostile partner rather than the stubs. */

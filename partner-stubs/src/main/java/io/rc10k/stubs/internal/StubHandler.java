@@ -139,6 +139,8 @@ public final class StubHandler extends Handler.Abstract.NonBlocking {
                 .append(",\"path\":").append(Json.quote(request.getHttpURI().getPath()))
                 .append(",\"query\":").append(request.getHttpURI().getQuery() == null ? "null"
                         : Json.quote(request.getHttpURI().getQuery()))
+                .append(",\"protocol\":").append(Json.quote(request.getConnectionMetaData().getProtocol()))
+                .append(",\"secure\":").append(request.isSecure())
                 .append(",\"headers\":{");
         boolean first = true;
         for (String name : request.getHeaders().getFieldNamesCollection()) {
