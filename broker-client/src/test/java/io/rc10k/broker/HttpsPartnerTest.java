@@ -147,6 +147,41 @@ class HttpsPartnerTest {
                 .build().protocol());
     }
 
+    @Test
+    void partnerFaultsEndTheCallAsTheyDoInCleartext() throws Exception {
+        List<String> faults = List.of("fault=reset", "fault=close-mid-body", "fault=stall-after-headers",
+                "fault=stall", "delay=5000", "bytes=70000", "status=503", "fault=drip&bytes=64");
+        try (PartnerStubs cleartext = PartnerStubs.start(StubOptions.builder().h2c(true).build())) {
+            BrokerClient broker = BrokerClient.builder()
+                    .partner(faulty("h1", cleartext, Partner.Protocol.HTTP_1_1, null))
+                    .partner(faulty("h2c", cleartext, Partner.Protocol.H2C, null))
+                    .partner(faulty("tls-h1", stubs, Partner.Protocol.HTTP_1_1, trusted))
+                    .partner(faulty("tls-h2", stubs, Partner.Protocol.H2, trusted))
+                    .build();
+            broker.start();
+            try {
+                for (String fault : faults) {
+                    List<Outcome.Kind> kinds = new java.util.ArrayList<>();
+                    for (String partner : List.of("h1", "h2c", "tls-h1", "tls-h2")) {
+                        kinds.add(broker.newExchange(partner).path("/stub?" + fault).start().await().kind());
+                    }
+                    assertEquals(kinds.get(0), kinds.get(2), fault + ": HTTP/1.1 in cleartext and over TLS " + kinds);
+                    assertEquals(kinds.get(1), kinds.get(3), fault + ": h2c and h2 " + kinds);
+                }
+            } finally {
+                broker.stop();
+            }
+        }
+    }
+
+    /** Short limits, so that the stalls and the delay end at the call timeout, and the 70,000 bytes are too many. */
+    private static Partner faulty(String name, PartnerStubs stubs, Partner.Protocol protocol, Path ca) {
+        Partner.Builder partner = Partner.builder(name, stubs.uri().toString()).protocol(protocol).retries(0)
+                .callTimeout(Duration.ofMillis(1_500)).maxResponseBytes(65_536)
+                .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED);
+        return (ca == null ? partner : partner.tls(Partner.Tls.DEFAULT.withCaFile(ca))).build();
+    }
+
     private static Outcome callOnce(Partner partner) throws Exception {
         BrokerClient broker = BrokerClient.builder().partner(partner).build();
         broker.start();

@@ -102,6 +102,8 @@ public final class StubServer {
         ssl.setKeyStorePassword(StubCertificate.PASSWORD);
         ssl.setKeyManagerPassword(StubCertificate.PASSWORD);
         ssl.setIncludeProtocols("TLSv1.3", "TLSv1.2");
+        // Not NativePRNG, which reads /dev/urandom on the selector for every handshake's randoms.
+        ssl.setSecureRandomAlgorithm("DRBG");
         if (options.clientAuthority() != null) {
             try {
                 KeyStore trusted = KeyStore.getInstance("PKCS12");

@@ -35,6 +35,9 @@ public final class TlsMaterial {
     public static SslContextFactory.Client sslContextFactory(String owner, Partner.Tls tls) {
         SslContextFactory.Client ssl = new SslContextFactory.Client();
         ssl.setIncludeProtocols(PROTOCOLS);
+        // Handshakes run on event threads. The JDK's default NativePRNG reads /dev/urandom for every random
+        // it gives (a file read on that thread); DRBG reads it once, when the context starts.
+        ssl.setSecureRandomAlgorithm("DRBG");
         // "HTTPS": the JDK checks the certificate's names against the host called (RFC 2818); null turns it off.
         ssl.setEndpointIdentificationAlgorithm(tls.verifyHostname() ? "HTTPS" : null);
         KeyStore trust = trustStore(owner, tls);
