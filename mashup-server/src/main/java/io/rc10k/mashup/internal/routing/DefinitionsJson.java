@@ -25,13 +25,14 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Loads {@link Definitions} from JSON (format in docs/mashup-server.md). Every
+ * Loads {@link Definitions} from JSON (format in docs/mashup-server.md, schema in docs/definitions.schema.json). Every
  * problem — a wrong type, an unknown or duplicate key, a bad value, a check of the whole (an unknown partner, a
  * template's parameters) — is reported at once, each with its line and column and the value as written; nothing is
  * built half-way. A problem that follows from another (the calls of a partner that is itself wrong) is not reported
  * again.
  *
- * <p>The fields of each kind of object are declared below, once ({@link Fields}): adding a field is a line there.
+ * <p>The fields of each kind of object are declared below, once ({@link Fields}): adding a field is a line there and
+ * its entry in docs/definitions.schema.json, which {@code DefinitionsSchemaTest} holds against {@link #kinds()}.
  */
 public final class DefinitionsJson {
     /** A partner whose base URI is wrong is still built on this one, so that its other fields are checked too. */

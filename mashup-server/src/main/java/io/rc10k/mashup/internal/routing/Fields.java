@@ -9,7 +9,8 @@ import java.util.function.BiConsumer;
 /**
  * The fields of one kind of object in the definitions file, declared once: each field's name, its JSON type, whether
  * it is required, and what its value sets in a draft {@code T}. An object is read through its declaration, so a field
- * is accepted exactly when it is declared ({@link #declared()} lists them).
+ * is accepted exactly when it is declared; {@code DefinitionsSchemaTest} holds every declaration against
+ * docs/definitions.schema.json ({@link #declared()}).
  *
  * <pre>{@code
  * static final Fields<Partner.Builder> PARTNER = new Fields<Partner.Builder>("partner")
