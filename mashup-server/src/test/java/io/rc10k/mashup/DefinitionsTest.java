@@ -179,6 +179,112 @@ class DefinitionsTest {
     }
 
     @Test
+    void noProblemHidesAnotherInTheSameObject() {
+        // Issue 26: a bad baseUri hid retries, a bad hedgeAfterMillis hid maxHedges.
+        DefinitionException e = assertThrows(DefinitionException.class, () -> DefinitionsJson.parse("""
+                {"partners": {"p": {"baseUri": "ftp://example", "retries": 11}},
+                 "mashups": {"m": {"calls": [{"partner": "p", "template": "/x", "hedgeAfterMillis": 0, "maxHedges": 9}]}}}
+                """, "x"));
+        assertEquals(List.of("partners.p.baseUri: \"ftp://example\" (accepted: http://host[:port][/base/path], without "
+                        + "user info, query or fragment)",
+                "partners.p.retries: 11 (accepted: 0 to 10)",
+                "mashups.m.calls[0].hedgeAfterMillis: 0 (accepted: 1 to 60000)",
+                "mashups.m.calls[0].maxHedges: 9 (accepted: 1 to 3)"), e.problems());
+    }
+
+    @Test
+    void everyProblemHasItsLineAndColumnInTheFile() {
+        String json = """
+                {"partners": {"p": {"baseUri": "http://127.0.0.1:9",
+                                    "maxConnections": 0}},
+                 "mashups": {"m": {"calls": [{"partner": "p", "template": "/x"},
+                                             {"partner": "q", "template": "/y"}]}}}
+                """;
+        DefinitionException e = assertThrows(DefinitionException.class, () -> DefinitionsJson.parse(json, "x.json"));
+        assertEquals(List.of(new DefinitionException.Problem("partners.p.maxConnections: 0 < 1", 2, 39),
+                new DefinitionException.Problem("mashups.m.calls[1].partner: unknown partner \"q\" (known: p)", 4, 42)),
+                e.located());
+        assertTrue(e.getMessage().contains(System.lineSeparator() + "  x.json:2:39: partners.p.maxConnections: 0 < 1"),
+                e.getMessage());
+    }
+
+    @Test
+    void valuesReadAsWrittenNotAsTheBuilderHoldsThem() {
+        DefinitionException e = assertThrows(DefinitionException.class, () -> DefinitionsJson.parse("""
+                {"partners": {"p": {"baseUri": "http://127.0.0.1:9", "connectTimeoutMillis": -5, "retries": 99999999999,
+                                    "circuitBreaker": {"failureRatio": 2, "coolDownMillis": -1}}},
+                 "mashups": {"m": {"parameters": {"q": {"maxLength": 99999999999}},
+                                   "calls": [{"partner": "p", "template": "/x"}]}}}
+                """, "x"));
+        assertEquals(List.of("partners.p.connectTimeoutMillis: -5 (accepted: > 0)",
+                "partners.p.retries: 99999999999 (accepted: 0 to 10)",
+                "partners.p.circuitBreaker: consecutiveFailures 10, failureRatio 2, minimumCalls 20, window 100, "
+                        + "coolDownMillis -1 (accepted: consecutiveFailures >= 1, 0 < failureRatio <= 1, "
+                        + "1 <= minimumCalls <= window, coolDown > 0)",
+                "mashups.m.parameters.q.maxLength: 99999999999 (accepted: 1 to 8192)"), e.problems());
+    }
+
+    @Test
+    void aDuplicateKeyIsRefusedWithBothPlaces() {
+        DefinitionException e = assertThrows(DefinitionException.class, () -> DefinitionsJson.parse("""
+                {"partners": {"p": {"baseUri": "http://127.0.0.1:9", "retries": 2,
+                                    "retries": 3}},
+                 "mashups": {"m": {"calls": [{"partner": "p", "template": "/x"}]},
+                             "m": {"calls": []}}}
+                """, "x"));
+        assertEquals(List.of(
+                new DefinitionException.Problem("partners.p.retries: duplicate key, first at line 1, column 54 "
+                        + "(accepted: each key once)", 2, 21),
+                new DefinitionException.Problem("mashups.m: duplicate key, first at line 3, column 14 (accepted: each "
+                        + "key once)", 4, 14)), e.located());
+    }
+
+    @Test
+    void valuesOfTheWrongJsonTypeAreRefusedWhereTheyStand() {
+        DefinitionException e = assertThrows(DefinitionException.class, () -> DefinitionsJson.parse("""
+                {"partners": {"p": {"baseUri": "http://127.0.0.1:9", "protocol": null, "maxQueued": 1.5}},
+                 "mashups": {"m": {"calls": [{"partner": "p", "template": "/x", "forwardHeaders": ["X-A", 5, {}]},
+                                             "/y"]}}}
+                """, "x"));
+        assertEquals(List.of("partners.p.protocol: null (accepted: a string)",
+                "partners.p.maxQueued: 1.5 (accepted: an integer)",
+                "mashups.m.calls[0].forwardHeaders[1]: 5 (accepted: a string)",
+                "mashups.m.calls[0].forwardHeaders[2]: an object (accepted: a string)",
+                "mashups.m.calls[1]: \"/y\" (accepted: an object)"), e.problems());
+    }
+
+    @Test
+    void aProblemThatFollowsFromAnotherIsNotReportedAgain() {
+        DefinitionException e = assertThrows(DefinitionException.class, () -> DefinitionsJson.parse("""
+                {"partners": {"p": {"baseUri": "ftp://x"}, "9q": {"baseUri": "http://127.0.0.1:9"}},
+                 "mashups": {"m": {"calls": [{"partner": "p", "template": "/x"},
+                                             {"template": "/y"},
+                                             {"partner": "9q", "template": 7},
+                                             {"partner": "nobody", "template": "/z?a={a}"}]}}}
+                """, "x"));
+        assertEquals(List.of("partners.p.baseUri: \"ftp://x\" (accepted: http://host[:port][/base/path], without user "
+                        + "info, query or fragment)",
+                "partners.9q: \"9q\" (accepted: a letter, then letters, digits, _ or -, at most 64)",
+                "mashups.m.calls[1].partner: missing (required)",
+                "mashups.m.calls[2].template: 7 (accepted: a string)",
+                // The calls before it, wrong as they are, keep its index.
+                "mashups.m.calls[3].partner: unknown partner \"nobody\" (known: p, 9q)",
+                "mashups.m.calls[3].template: {a} is not a parameter of the mashup (known: none) nor a value of one of "
+                        + "its parts ({part.body.field})"), e.problems());
+    }
+
+    @Test
+    void aSchemaReferenceIsAcceptedAtTheTopOnly() throws Exception {
+        String good = GOOD.replaceFirst("\\{", "{\"\\$schema\": \"../docs/definitions.schema.json\",");
+        assertEquals(2, DefinitionsJson.parse(good, "x").partners().size());
+        DefinitionException e = assertThrows(DefinitionException.class, () -> DefinitionsJson.parse("""
+                {"partners": {"p": {"$schema": "x", "baseUri": "http://127.0.0.1:9"}},
+                 "mashups": {"m": {"calls": [{"partner": "p", "template": "/x"}]}}}
+                """, "x"));
+        assertTrue(e.problems().get(0).startsWith("partners.p.$schema: unknown field"), e.problems().toString());
+    }
+
+    @Test
     void brokenJsonNamesLineAndColumn() {
         DefinitionException e = assertThrows(DefinitionException.class,
                 () -> DefinitionsJson.parse("{\n  \"partners\": {,\n}", "broken.json"));

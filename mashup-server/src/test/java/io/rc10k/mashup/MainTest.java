@@ -37,6 +37,49 @@ class MainTest {
     }
 
     @Test
+    void checkOfAFileWithTenIndependentErrorsPrintsAllTenEachWithLineAndColumn(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("ten.json");
+        Files.writeString(file, """
+                {
+                  "$schema": "../docs/definitions.schema.json",
+                  "partners": {
+                    "weather": {"baseUri": "ftp://example", "retries": 11},
+                    "hotels": {"baseUri": "http://127.0.0.1:9002", "connectTimeoutMillis": -5,
+                               "maxQueued": 10, "maxQueued": 20, "colour": "red"}
+                  },
+                  "mashups": {
+                    "travel": {
+                      "deadlineMillis": 0,
+                      "calls": [
+                        {"partner": "weather", "template": "/w", "hedgeAfterMillis": 0, "maxHedges": 9},
+                        {"partner": "hotel", "template": "/h", "forwardHeaders": [5]}
+                      ]
+                    }
+                  }
+                }
+                """);
+        assertEquals(2, run("--check", file.toString()));
+        String f = file.toString();
+        assertEquals(List.of(
+                "mashup-server: " + f + ": 10 problem(s) in the definitions:",
+                "  " + f + ":4:28: partners.weather.baseUri: \"ftp://example\" (accepted: http://host[:port][/base/path], "
+                        + "without user info, query or fragment)",
+                "  " + f + ":4:56: partners.weather.retries: 11 (accepted: 0 to 10)",
+                "  " + f + ":5:76: partners.hotels.connectTimeoutMillis: -5 (accepted: > 0)",
+                "  " + f + ":6:33: partners.hotels.maxQueued: duplicate key, first at line 6, column 16 (accepted: each "
+                        + "key once)",
+                "  " + f + ":6:50: partners.hotels.colour: unknown field (known: baseUri, cacheMaxBytes, cacheMaxEntries, "
+                        + "callTimeoutMillis, circuitBreaker, connectTimeoutMillis, maxConnections, maxQueued, "
+                        + "maxResponseBytes, maxStreamsPerConnection, protocol, retries)",
+                "  " + f + ":10:25: mashups.travel.deadlineMillis: 0 (accepted: 1 to 600000)",
+                "  " + f + ":12:70: mashups.travel.calls[0].hedgeAfterMillis: 0 (accepted: 1 to 60000)",
+                "  " + f + ":12:86: mashups.travel.calls[0].maxHedges: 9 (accepted: 1 to 3)",
+                "  " + f + ":13:21: mashups.travel.calls[1].partner: unknown partner \"hotel\" (known: weather, hotels)",
+                "  " + f + ":13:67: mashups.travel.calls[1].forwardHeaders[0]: 5 (accepted: a string)"),
+                err().lines().toList());
+    }
+
+    @Test
     void badOptionsExit2NamingTheOption() throws Exception {
         assertEquals(2, run("--mode", "threads"));
         assertTrue(err().contains("--mode: \"threads\" (accepted: async, sync, virtual)"), err());

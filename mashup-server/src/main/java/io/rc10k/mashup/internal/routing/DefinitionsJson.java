@@ -1,8 +1,13 @@
 package io.rc10k.mashup.internal.routing;
 
+import static io.rc10k.mashup.internal.routing.JsonTree.Type.ARRAY;
+import static io.rc10k.mashup.internal.routing.JsonTree.Type.BOOLEAN;
+import static io.rc10k.mashup.internal.routing.JsonTree.Type.INTEGER;
+import static io.rc10k.mashup.internal.routing.JsonTree.Type.NUMBER;
+import static io.rc10k.mashup.internal.routing.JsonTree.Type.OBJECT;
+import static io.rc10k.mashup.internal.routing.JsonTree.Type.STRING;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rc10k.broker.Caching;
 import io.rc10k.broker.CallOptions;
 import io.rc10k.broker.Hedging;
@@ -16,33 +21,83 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.function.BiConsumer;
-import java.util.function.Consumer;
 
 /**
- * Loads {@link Definitions} from JSON (format in docs/mashup-server.md). Every problem — a wrong type,
- * an unknown field, a bad value — is collected with its location; nothing is built half-way.
+ * Loads {@link Definitions} from JSON (format in docs/mashup-server.md, schema in docs/definitions.schema.json). Every
+ * problem — a wrong type, an unknown or duplicate key, a bad value, a check of the whole (an unknown partner, a
+ * template's parameters) — is reported at once, each with its line and column and the value as written; nothing is
+ * built half-way. A problem that follows from another (the calls of a partner that is itself wrong) is not reported
+ * again.
+ *
+ * <p>The fields of each kind of object are declared below, once ({@link Fields}): adding a field is a line there and
+ * its entry in docs/definitions.schema.json, which {@code DefinitionsSchemaTest} holds against {@link #kinds()}.
  */
 public final class DefinitionsJson {
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Set<String> TOP = Set.of("partners", "mashups");
-    private static final Set<String> PARTNER = Set.of("baseUri", "protocol", "maxConnections", "maxQueued",
-            "maxStreamsPerConnection", "connectTimeoutMillis", "callTimeoutMillis", "maxResponseBytes", "retries",
-            "circuitBreaker", "cacheMaxEntries", "cacheMaxBytes");
-    private static final Set<String> BREAKER = Set.of("enabled", "consecutiveFailures", "failureRatio", "minimumCalls",
-            "window", "coolDownMillis");
-    private static final Set<String> MASHUP = Set.of("path", "deadlineMillis", "parameters", "calls");
-    private static final Set<String> PARAMETER = Set.of("required", "default", "maxLength");
-    private static final Set<String> CALL = Set.of("name", "partner", "template", "forwardHeaders", "required",
-            "hedgeAfterMillis", "maxHedges", "cacheSeconds");
+    /** A partner whose base URI is wrong is still built on this one, so that its other fields are checked too. */
+    private static final String STAND_IN_URI = "http://stand-in.invalid/";
+
+    private static final Fields<Definitions.Builder> DEFINITIONS = new Fields<Definitions.Builder>("definitions")
+            // Where editors find the schema; the server has no use for it.
+            .field("$schema", STRING, (d, v) -> { })
+            .field("partners", OBJECT, (d, v) -> v.entries((name, partner) -> partner(d, name, partner)))
+            .required("mashups", OBJECT, (d, v) -> v.entries((name, mashup) -> d.mashup(mashup(name, mashup))));
+
+    private static final Fields<PartnerDraft> PARTNER = new Fields<PartnerDraft>("partner")
+            // First: the builder is made with it; the fields below are set on that builder, which checks them.
+            .required("baseUri", STRING, (p, v) -> p.builder = Partner.builder(p.name, v.text()))
+            .field("protocol", STRING, (p, v) -> p.builder().protocol(Partner.Protocol.parse(v.text())))
+            .field("maxConnections", INTEGER, (p, v) -> p.builder().maxConnections(v.intValue()))
+            .field("maxQueued", INTEGER, (p, v) -> p.builder().maxQueued(v.intValue()))
+            .field("maxStreamsPerConnection", INTEGER, (p, v) -> p.builder().maxStreamsPerConnection(v.intValue()))
+            .field("connectTimeoutMillis", INTEGER, (p, v) -> p.builder().connectTimeout(v.millis()))
+            .field("callTimeoutMillis", INTEGER, (p, v) -> p.builder().callTimeout(v.millis()))
+            .field("maxResponseBytes", INTEGER, (p, v) -> p.builder().maxResponseBytes(v.longValue()))
+            .field("retries", INTEGER, (p, v) -> p.builder().retries(v.intValue()))
+            .field("circuitBreaker", OBJECT, (p, v) -> circuitBreaker(v).ifPresent(p.builder()::circuitBreaker))
+            .field("cacheMaxEntries", INTEGER, (p, v) -> p.builder().cacheMaxEntries(v.longValue()))
+            .field("cacheMaxBytes", INTEGER, (p, v) -> p.builder().cacheMaxBytes(v.longValue()));
+
+    private static final Fields<BreakerDraft> CIRCUIT_BREAKER = new Fields<BreakerDraft>("circuitBreaker")
+            .field("enabled", BOOLEAN, (b, v) -> b.enabled = v.bool())
+            .field("consecutiveFailures", INTEGER, (b, v) -> b.consecutiveFailures = v.intValue())
+            .field("failureRatio", NUMBER, (b, v) -> b.failureRatio = v.number())
+            .field("minimumCalls", INTEGER, (b, v) -> b.minimumCalls = v.intValue())
+            .field("window", INTEGER, (b, v) -> b.window = v.intValue())
+            .field("coolDownMillis", INTEGER, (b, v) -> b.coolDown = v.millis());
+
+    private static final Fields<MashupDefinition.Builder> MASHUP = new Fields<MashupDefinition.Builder>("mashup")
+            .field("path", STRING, (m, v) -> m.path(v.text()))
+            .field("deadlineMillis", INTEGER, (m, v) -> m.deadline(v.millis()))
+            .field("parameters", OBJECT, (m, v) -> v.entries((name, p) -> m.parameter(parameter(name, p))))
+            .required("calls", ARRAY, (m, v) -> v.elements(call -> m.call(call(call))));
+
+    private static final Fields<ParameterDraft> PARAMETER = new Fields<ParameterDraft>("parameter")
+            .field("required", BOOLEAN, (p, v) -> p.required = v.bool())
+            .field("default", STRING, (p, v) -> p.defaultValue = v.text())
+            .field("maxLength", INTEGER, (p, v) -> p.maxLength = v.intValue());
+
+    private static final Fields<CallDraft> CALL = new Fields<CallDraft>("call")
+            .field("name", STRING, (c, v) -> c.name = v.text())
+            .required("partner", STRING, (c, v) -> c.partner = v.text())
+            .required("template", STRING, (c, v) -> c.template = v.text())
+            .field("forwardHeaders", ARRAY, (c, v) -> c.forwardHeaders = v.texts())
+            .field("required", BOOLEAN, (c, v) -> c.options = c.options.withRequired(v.bool()))
+            .field("hedgeAfterMillis", INTEGER, (c, v) -> c.hedgeAfter = Duration.ofMillis(v.between(1, 60_000)))
+            .field("maxHedges", INTEGER, (c, v) -> {
+                c.maxHedgesAt = v;
+                c.maxHedges = (int) v.between(1, Hedging.MAX_EXTRA);
+            })
+            .field("cacheSeconds", INTEGER, (c, v) -> c.options = c.options.withCaching(
+                    new Caching(Duration.ofSeconds(v.between(1, 86_400)))));
 
     private DefinitionsJson() {
+    }
+
+    /** The declaration of every kind of object in the file: the top level first, then partner, mashup and the rest. */
+    public static List<Fields<?>> kinds() {
+        return List.of(DEFINITIONS, PARTNER, CIRCUIT_BREAKER, MASHUP, PARAMETER, CALL);
     }
 
     public static Definitions load(Path file) throws DefinitionException {
@@ -55,295 +110,163 @@ public final class DefinitionsJson {
         return parse(text, file.toString());
     }
 
+    /** @param source the file's name in messages: {@code source:line:column: path: what is wrong} */
     public static Definitions parse(String text, String source) throws DefinitionException {
-        JsonNode root;
+        Problems problems = new Problems();
+        JsonTree tree;
         try {
-            root = JSON.readTree(text);
+            tree = JsonTree.read(text, problems);
         } catch (JsonProcessingException e) {
             throw new DefinitionException(List.of(source + ": not valid JSON at line "
                     + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + " ("
                     + e.getOriginalMessage() + ")"));
         }
+        JsonTree.Node root = tree.root();
+        if (root == null || root.type() != OBJECT) {
+            problems.add(root == null ? 1 : root.line(), root == null ? 1 : root.column(), "",
+                    "the top level must be an object with \"partners\" and \"mashups\"");
+            throw new DefinitionException(source, problems.inFileOrder());
+        }
         Definitions.Builder builder = Definitions.builder();
-        List<String> problems = new ArrayList<>();
-        if (root == null || !root.isObject()) {
-            throw new DefinitionException(List.of(source + ": the top level must be an object with \"partners\" and "
-                    + "\"mashups\""));
-        }
-        unknownFields(root, TOP, "", problems);
-        forEachField(object(root, "partners", "partners", problems), (name, node) -> {
-            builder.declarePartner(name);
-            partner(name, node, problems).ifPresent(builder::partner);
-        });
-        forEachField(object(root, "mashups", "mashups", problems),
-                (name, node) -> builder.mashup(mashup(name, node, problems)));
-        problems.forEach(builder::problem);
-        return builder.build();
-    }
-
-    private static Optional<Partner> partner(String name, JsonNode node, List<String> problems) {
-        String at = "partners." + name;
-        if (!node.isObject()) {
-            problems.add(at + ": must be an object");
-            return Optional.empty();
-        }
-        unknownFields(node, PARTNER, at + ".", problems);
-        String baseUri = text(node, "baseUri", at, problems, true);
-        if (baseUri == null) {
-            return Optional.empty();
-        }
-        int before = problems.size();
-        Partner.Builder b;
+        new Value(root, problems).read(DEFINITIONS, builder);
         try {
-            b = Partner.builder(name, baseUri);
-        } catch (IllegalArgumentException e) {
-            problems.add("partners." + e.getMessage());
-            return Optional.empty();
-        }
-        apply(at, problems, () -> {
-            String protocol = text(node, "protocol", at, problems, false);
-            if (protocol != null) {
-                b.protocol(Partner.Protocol.parse(protocol));
+            Definitions definitions = builder.build();
+            if (problems.count() == 0) {
+                return definitions;
             }
-        }, "protocol");
-        integer(node, "maxConnections", at, problems, v -> b.maxConnections(clamp(v)));
-        integer(node, "maxQueued", at, problems, v -> b.maxQueued(clamp(v)));
-        integer(node, "maxStreamsPerConnection", at, problems, v -> b.maxStreamsPerConnection(clamp(v)));
-        integer(node, "connectTimeoutMillis", at, problems, v -> b.connectTimeout(Duration.ofMillis(v)));
-        integer(node, "callTimeoutMillis", at, problems, v -> b.callTimeout(Duration.ofMillis(v)));
-        integer(node, "maxResponseBytes", at, problems, b::maxResponseBytes);
-        integer(node, "retries", at, problems, v -> b.retries(clamp(v)));
-        integer(node, "cacheMaxEntries", at, problems, b::cacheMaxEntries);
-        integer(node, "cacheMaxBytes", at, problems, b::cacheMaxBytes);
-        circuitBreaker(node.get("circuitBreaker"), at + ".circuitBreaker", problems).ifPresent(b::circuitBreaker);
-        return problems.size() == before ? Optional.of(b.build()) : Optional.empty();
+        } catch (DefinitionException e) {
+            e.problems().forEach(problem -> problems.later(problem, tree));
+        }
+        throw new DefinitionException(source, problems.inFileOrder());
     }
 
-    private static Optional<Partner.CircuitBreakerSettings> circuitBreaker(JsonNode node, String at,
-            List<String> problems) {
-        if (node == null) {
+    /** Declared even when wrong (its own problems are reported), so that calls naming it are not reported again. */
+    private static void partner(Definitions.Builder definitions, String name, Value value) {
+        definitions.declarePartner(name);
+        int before = value.problemCount();
+        PartnerDraft draft = new PartnerDraft(name, value);
+        value.read(PARTNER, draft);
+        if (value.problemCount() == before) {
+            definitions.partner(draft.builder().build());
+        }
+    }
+
+    /**
+     * The settings are checked together by their record, so they are only when each field alone was fine; the message
+     * lists them as written (the defaults for those not written).
+     */
+    private static Optional<Partner.CircuitBreakerSettings> circuitBreaker(Value value) {
+        int before = value.problemCount();
+        BreakerDraft b = value.read(CIRCUIT_BREAKER, new BreakerDraft());
+        if (value.problemCount() != before) {
             return Optional.empty();
-        }
-        if (!node.isObject()) {
-            problems.add(at + ": must be an object such as {\"consecutiveFailures\": 10, \"coolDownMillis\": 5000}");
-            return Optional.empty();
-        }
-        unknownFields(node, BREAKER, at + ".", problems);
-        Partner.CircuitBreakerSettings d = Partner.CircuitBreakerSettings.DEFAULT;
-        JsonNode enabled = node.get("enabled");
-        if (enabled != null && !enabled.isBoolean()) {
-            problems.add(at + ".enabled: " + enabled + " (accepted: true or false)");
-        }
-        long[] consecutive = {d.consecutiveFailures()};
-        long[] minimum = {d.minimumCalls()};
-        long[] window = {d.window()};
-        long[] coolDown = {d.coolDown().toMillis()};
-        integer(node, "consecutiveFailures", at, problems, v -> consecutive[0] = v);
-        integer(node, "minimumCalls", at, problems, v -> minimum[0] = v);
-        integer(node, "window", at, problems, v -> window[0] = v);
-        integer(node, "coolDownMillis", at, problems, v -> coolDown[0] = v);
-        double ratio = d.failureRatio();
-        JsonNode ratioNode = node.get("failureRatio");
-        if (ratioNode != null) {
-            if (!ratioNode.isNumber()) {
-                problems.add(at + ".failureRatio: " + ratioNode + " (accepted: a number above 0, at most 1)");
-            } else {
-                ratio = ratioNode.asDouble();
-            }
         }
         try {
-            return Optional.of(new Partner.CircuitBreakerSettings(enabled == null || enabled.asBoolean(),
-                    clamp(consecutive[0]), ratio, clamp(minimum[0]), clamp(window[0]),
-                    Duration.ofMillis(Math.max(0, coolDown[0]))));
+            return Optional.of(new Partner.CircuitBreakerSettings(b.enabled, b.consecutiveFailures, b.failureRatio,
+                    b.minimumCalls, b.window, b.coolDown));
         } catch (IllegalArgumentException e) {
-            problems.add(at + ": " + e.getMessage().substring(e.getMessage().indexOf(": ") + 2));
+            Partner.CircuitBreakerSettings d = Partner.CircuitBreakerSettings.DEFAULT;
+            String message = e.getMessage();
+            int accepted = message.indexOf(" (accepted:");
+            value.problem("consecutiveFailures " + written(value, "consecutiveFailures", d.consecutiveFailures())
+                    + ", failureRatio " + written(value, "failureRatio", d.failureRatio())
+                    + ", minimumCalls " + written(value, "minimumCalls", d.minimumCalls())
+                    + ", window " + written(value, "window", d.window())
+                    + ", coolDownMillis " + written(value, "coolDownMillis", d.coolDown().toMillis())
+                    + (accepted >= 0 ? message.substring(accepted) : ""));
             return Optional.empty();
         }
     }
 
-    private static MashupDefinition mashup(String name, JsonNode node, List<String> problems) {
-        String at = "mashups." + name;
+    private static String written(Value object, String field, Object otherwise) {
+        JsonTree.Node member = object.node().members().get(field);
+        return member != null ? member.asWritten() : String.valueOf(otherwise);
+    }
+
+    private static MashupDefinition mashup(String name, Value value) {
         MashupDefinition.Builder b = MashupDefinition.builder(name);
-        if (!node.isObject()) {
-            problems.add(at + ": must be an object");
-            return b.build();
-        }
-        unknownFields(node, MASHUP, at + ".", problems);
-        String path = text(node, "path", at, problems, false);
-        if (path != null) {
-            b.path(path);
-        }
-        integer(node, "deadlineMillis", at, problems, v -> b.deadline(Duration.ofMillis(v)));
-        forEachField(object(node, "parameters", at + ".parameters", problems), (pname, pnode) -> {
-            String pat = at + ".parameters." + pname;
-            if (!pnode.isObject()) {
-                problems.add(pat + ": must be an object such as {\"required\": true} or {\"default\": \"3\"}");
-                return;
-            }
-            unknownFields(pnode, PARAMETER, pat + ".", problems);
-            JsonNode required = pnode.get("required");
-            if (required != null && !required.isBoolean()) {
-                problems.add(pat + ".required: " + required + " (accepted: true or false)");
-            }
-            String dflt = text(pnode, "default", pat, problems, false);
-            long[] maxLength = {ParameterDefinition.DEFAULT_MAX_LENGTH};
-            integer(pnode, "maxLength", pat, problems, v -> maxLength[0] = v);
-            b.parameter(new ParameterDefinition(pname, required != null && required.asBoolean(), dflt,
-                    (int) Math.min(Integer.MAX_VALUE, maxLength[0])));
-        });
-        JsonNode calls = node.get("calls");
-        if (calls == null || !calls.isArray()) {
-            problems.add(at + ".calls: " + (calls == null ? "missing" : calls.getNodeType().toString().toLowerCase())
-                    + " (accepted: an array of {\"partner\", \"template\"} objects)");
-            return b.build();
-        }
-        for (int i = 0; i < calls.size(); i++) {
-            JsonNode call = calls.get(i);
-            String cat = at + ".calls[" + i + "]";
-            if (!call.isObject()) {
-                problems.add(cat + ": must be an object with \"partner\" and \"template\"");
-                continue;
-            }
-            unknownFields(call, CALL, cat + ".", problems);
-            String partner = text(call, "partner", cat, problems, true);
-            String template = text(call, "template", cat, problems, true);
-            String callName = text(call, "name", cat, problems, false);
-            List<String> headers = new ArrayList<>();
-            JsonNode forward = call.get("forwardHeaders");
-            if (forward != null) {
-                if (!forward.isArray()) {
-                    problems.add(cat + ".forwardHeaders: must be an array of header names");
-                } else {
-                    forward.forEach(h -> headers.add(h.asText()));
-                }
-            }
-            JsonNode required = call.get("required");
-            if (required != null && !required.isBoolean()) {
-                problems.add(cat + ".required: " + required + " (accepted: true or false)");
-            }
-            CallOptions options = CallOptions.NONE.withRequired(required != null && required.asBoolean())
-                    .withHedging(hedging(call, cat, problems))
-                    .withCaching(caching(call, cat, problems));
-            if (partner != null && template != null) {
-                b.call(new CallDefinition(callName != null ? callName : partner, partner, template, headers, options));
-            }
-        }
+        value.read(MASHUP, b);
         return b.build();
     }
 
-    /** A call's {@code cacheSeconds}, or null when it is not cached. */
-    private static Caching caching(JsonNode call, String at, List<String> problems) {
-        long[] seconds = {0};
-        integer(call, "cacheSeconds", at, problems, v -> seconds[0] = v);
-        if (call.get("cacheSeconds") == null || !call.get("cacheSeconds").isIntegralNumber()) {
-            return null;
-        }
-        if (seconds[0] < 1 || seconds[0] > 86_400) {
-            problems.add(at + ".cacheSeconds: " + seconds[0] + " (accepted: 1 to 86400)");
-            return null;
-        }
-        return new Caching(Duration.ofSeconds(seconds[0]));
+    private static ParameterDefinition parameter(String name, Value value) {
+        ParameterDraft p = value.read(PARAMETER, new ParameterDraft());
+        return new ParameterDefinition(name, p.required, p.defaultValue, p.maxLength);
     }
 
-    /** A call's {@code hedgeAfterMillis} and {@code maxHedges}, or null when it is not hedged. */
-    private static Hedging hedging(JsonNode call, String at, List<String> problems) {
-        long[] after = {0};
-        long[] max = {1};
-        integer(call, "hedgeAfterMillis", at, problems, v -> after[0] = v);
-        integer(call, "maxHedges", at, problems, v -> max[0] = v);
-        if (call.get("hedgeAfterMillis") == null) {
-            if (call.get("maxHedges") != null) {
-                problems.add(at + ".maxHedges: only with hedgeAfterMillis");
-            }
-            return null;
+    /**
+     * A call with a problem is still added (with stand-ins, whose checks are not reported), so that the calls after it
+     * keep their index in messages and the mashup's own checks still run.
+     */
+    private static CallDefinition call(Value value) {
+        CallDraft c = value.read(CALL, new CallDraft());
+        if (c.maxHedgesAt != null && !value.node().members().containsKey("hedgeAfterMillis")) {
+            c.maxHedgesAt.problem("only with hedgeAfterMillis");
         }
-        if (after[0] < 1 || after[0] > 60_000) {
-            problems.add(at + ".hedgeAfterMillis: " + after[0] + " (accepted: 1 to 60000)");
-            return null;
+        if (c.name == null && (c.partner == null || !isPartnerName(c.partner))) {
+            // Named after a partner that is missing or has no name: the partner's problem, reported already.
+            value.madeUp(JsonTree.member(value.path(), "name"));
         }
-        if (max[0] < 1 || max[0] > Hedging.MAX_EXTRA) {
-            problems.add(at + ".maxHedges: " + max[0] + " (accepted: 1 to " + Hedging.MAX_EXTRA + ")");
-            return null;
-        }
-        return new Hedging(Duration.ofMillis(after[0]), (int) max[0]);
+        CallOptions options = c.hedgeAfter == null ? c.options : c.options.withHedging(new Hedging(c.hedgeAfter,
+                c.maxHedges));
+        String partner = c.partner != null ? c.partner : "";
+        return new CallDefinition(c.name != null ? c.name : partner, partner, c.template != null ? c.template : "",
+                c.forwardHeaders, options);
     }
 
-    /** Out-of-range longs become out-of-range ints, so the builder's range check still names them. */
-    private static int clamp(long v) {
-        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v));
-    }
-
-    private static void apply(String at, List<String> problems, Runnable action, String field) {
+    private static boolean isPartnerName(String name) {
         try {
-            action.run();
+            Partner.builder(name, STAND_IN_URI);
+            return true;
         } catch (IllegalArgumentException e) {
-            problems.add(at + "." + field + ": " + e.getMessage());
+            return false;
         }
     }
 
-    private static JsonNode object(JsonNode node, String field, String at, List<String> problems) {
-        JsonNode value = node.get(field);
-        if (value == null) {
-            return null;
-        }
-        if (!value.isObject()) {
-            problems.add(at + ": must be an object");
-            return null;
-        }
-        return value;
-    }
+    private static final class PartnerDraft {
+        private final String name;
+        private Partner.Builder builder;
 
-    private static void forEachField(JsonNode node, BiConsumer<String, JsonNode> action) {
-        if (node == null) {
-            return;
+        /** Checks the name; a wrong one is reported at its key, and a stand-in checks the fields. */
+        PartnerDraft(String name, Value value) {
+            int before = value.problemCount();
+            value.attemptName(() -> Partner.builder(name, STAND_IN_URI));
+            this.name = value.problemCount() == before ? name : "stand-in";
         }
-        Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
-        while (fields.hasNext()) {
-            Map.Entry<String, JsonNode> field = fields.next();
-            action.accept(field.getKey(), field.getValue());
-        }
-    }
 
-    private static void unknownFields(JsonNode node, Set<String> known, String at, List<String> problems) {
-        node.fieldNames().forEachRemaining(name -> {
-            if (!known.contains(name)) {
-                problems.add(at + name + ": unknown field (known: " + String.join(", ", known.stream().sorted()
-                        .toList()) + ")");
+        /** The builder made with the base URI, or (when that was missing or wrong) one that checks the other fields. */
+        Partner.Builder builder() {
+            if (builder == null) {
+                builder = Partner.builder(name, STAND_IN_URI);
             }
-        });
+            return builder;
+        }
     }
 
-    private static String text(JsonNode node, String field, String at, List<String> problems, boolean required) {
-        JsonNode value = node.get(field);
-        if (value == null || value.isNull()) {
-            if (required) {
-                problems.add(at + "." + field + ": missing (required)");
-            }
-            return null;
-        }
-        if (!value.isTextual()) {
-            problems.add(at + "." + field + ": " + value + " (accepted: a string)");
-            return null;
-        }
-        return value.asText();
+    private static final class BreakerDraft {
+        private final Partner.CircuitBreakerSettings d = Partner.CircuitBreakerSettings.DEFAULT;
+        private boolean enabled = true;
+        private int consecutiveFailures = d.consecutiveFailures();
+        private double failureRatio = d.failureRatio();
+        private int minimumCalls = d.minimumCalls();
+        private int window = d.window();
+        private Duration coolDown = d.coolDown();
     }
 
-    private static void integer(JsonNode node, String field, String at, List<String> problems, Consumer<Long> set) {
-        JsonNode value = node.get(field);
-        if (value == null) {
-            return;
-        }
-        if (!value.isIntegralNumber()) {
-            problems.add(at + "." + field + ": " + value + " (accepted: an integer)");
-            return;
-        }
-        try {
-            set.accept(value.asLong());
-        } catch (IllegalArgumentException e) {
-            // Partner's builder names "<partner>.<field>: value (accepted ...)"; keep only what follows the field.
-            String message = e.getMessage();
-            int colon = message.indexOf(": ");
-            problems.add(at + "." + field + ": " + (colon >= 0 ? message.substring(colon + 2) : message));
-        }
+    private static final class ParameterDraft {
+        private boolean required;
+        private String defaultValue;
+        private int maxLength = ParameterDefinition.DEFAULT_MAX_LENGTH;
+    }
+
+    private static final class CallDraft {
+        private String name;
+        private String partner;
+        private String template;
+        private List<String> forwardHeaders = List.of();
+        private CallOptions options = CallOptions.NONE;
+        private Duration hedgeAfter;
+        private int maxHedges = 1;
+        private Value maxHedgesAt;
     }
 }

@@ -25,7 +25,7 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
             "Usage: java -jar mashup-server.jar [options]",
             "  (no --config)         start the embedded demo: partner stubs in this JVM and demo mashups",
             "  --config FILE         serve the definitions in FILE (JSON; see docs/mashup-server.md)",
-            "  --check FILE          validate FILE, print every problem, exit (0: valid, 2: not)",
+            "  --check FILE          validate FILE, print every problem at its line:column, exit (0: valid, 2: not)",
             "  --mode MODE           async (default) | sync | virtual (JDK 21+)",
             "  --port N              port (default " + MashupOptions.DEFAULT_PORT + "; 0 picks a free one)",
             "  --host HOST           address to bind (default " + MashupOptions.DEFAULT_HOST + ")",
