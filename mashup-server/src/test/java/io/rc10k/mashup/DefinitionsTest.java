@@ -78,7 +78,7 @@ class DefinitionsTest {
                 problems.toString());
         assertTrue(problems.contains("partners.hotels.colour: unknown field (known: baseUri, cacheMaxBytes, cacheMaxEntries, callTimeoutMillis, "
                 + "circuitBreaker, connectTimeoutMillis, maxConnections, maxQueued, maxResponseBytes, "
-                + "maxStreamsPerConnection, protocol, retries)"), problems.toString());
+                + "maxStreamsPerConnection, protocol, retries, tls)"), problems.toString());
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("partners.flights.circuitBreaker: consecutiveFailures")),
                 problems.toString());
         assertTrue(problems.contains("mashups.travel.deadlineMillis: -5 (accepted: 1 to 600000)"), problems.toString());
@@ -185,7 +185,7 @@ class DefinitionsTest {
                 {"partners": {"p": {"baseUri": "ftp://example", "retries": 11}},
                  "mashups": {"m": {"calls": [{"partner": "p", "template": "/x", "hedgeAfterMillis": 0, "maxHedges": 9}]}}}
                 """, "x"));
-        assertEquals(List.of("partners.p.baseUri: \"ftp://example\" (accepted: http://host[:port][/base/path], without "
+        assertEquals(List.of("partners.p.baseUri: \"ftp://example\" (accepted: http[s]://host[:port][/base/path], without "
                         + "user info, query or fragment)",
                 "partners.p.retries: 11 (accepted: 0 to 10)",
                 "mashups.m.calls[0].hedgeAfterMillis: 0 (accepted: 1 to 60000)",
@@ -262,7 +262,7 @@ class DefinitionsTest {
                                              {"partner": "9q", "template": 7},
                                              {"partner": "nobody", "template": "/z?a={a}"}]}}}
                 """, "x"));
-        assertEquals(List.of("partners.p.baseUri: \"ftp://x\" (accepted: http://host[:port][/base/path], without user "
+        assertEquals(List.of("partners.p.baseUri: \"ftp://x\" (accepted: http[s]://host[:port][/base/path], without user "
                         + "info, query or fragment)",
                 "partners.9q: \"9q\" (accepted: a letter, then letters, digits, _ or -, at most 64)",
                 "mashups.m.calls[1].partner: missing (required)",

@@ -62,7 +62,7 @@ class MainTest {
         String f = file.toString();
         assertEquals(List.of(
                 "mashup-server: " + f + ": 10 problem(s) in the definitions:",
-                "  " + f + ":4:28: partners.weather.baseUri: \"ftp://example\" (accepted: http://host[:port][/base/path], "
+                "  " + f + ":4:28: partners.weather.baseUri: \"ftp://example\" (accepted: http[s]://host[:port][/base/path], "
                         + "without user info, query or fragment)",
                 "  " + f + ":4:56: partners.weather.retries: 11 (accepted: 0 to 10)",
                 "  " + f + ":5:76: partners.hotels.connectTimeoutMillis: -5 (accepted: > 0)",
@@ -70,7 +70,7 @@ class MainTest {
                         + "key once)",
                 "  " + f + ":6:50: partners.hotels.colour: unknown field (known: baseUri, cacheMaxBytes, cacheMaxEntries, "
                         + "callTimeoutMillis, circuitBreaker, connectTimeoutMillis, maxConnections, maxQueued, "
-                        + "maxResponseBytes, maxStreamsPerConnection, protocol, retries)",
+                        + "maxResponseBytes, maxStreamsPerConnection, protocol, retries, tls)",
                 "  " + f + ":10:25: mashups.travel.deadlineMillis: 0 (accepted: 1 to 600000)",
                 "  " + f + ":12:70: mashups.travel.calls[0].hedgeAfterMillis: 0 (accepted: 1 to 60000)",
                 "  " + f + ":12:86: mashups.travel.calls[0].maxHedges: 9 (accepted: 1 to 3)",

@@ -56,6 +56,7 @@ public final class DefinitionsJson {
             .field("maxResponseBytes", INTEGER, (p, v) -> p.builder().maxResponseBytes(v.longValue()))
             .field("retries", INTEGER, (p, v) -> p.builder().retries(v.intValue()))
             .field("circuitBreaker", OBJECT, (p, v) -> circuitBreaker(v).ifPresent(p.builder()::circuitBreaker))
+            .field("tls", OBJECT, (p, v) -> tls(v).ifPresent(p.builder()::tls))
             .field("cacheMaxEntries", INTEGER, (p, v) -> p.builder().cacheMaxEntries(v.longValue()))
             .field("cacheMaxBytes", INTEGER, (p, v) -> p.builder().cacheMaxBytes(v.longValue()));
 
@@ -66,6 +67,15 @@ public final class DefinitionsJson {
             .field("minimumCalls", INTEGER, (b, v) -> b.minimumCalls = v.intValue())
             .field("window", INTEGER, (b, v) -> b.window = v.intValue())
             .field("coolDownMillis", INTEGER, (b, v) -> b.coolDown = v.millis());
+
+    /** An https partner's certificates: paths as written (relative ones from the server's working directory). */
+    private static final Fields<TlsDraft> TLS = new Fields<TlsDraft>("tls")
+            .field("caFile", STRING, (t, v) -> t.caFile = Path.of(v.text()))
+            .field("trustStore", STRING, (t, v) -> t.trustStore = Path.of(v.text()))
+            .field("trustStorePassword", STRING, (t, v) -> t.trustStorePassword = v.text())
+            .field("keyStore", STRING, (t, v) -> t.keyStore = Path.of(v.text()))
+            .field("keyStorePassword", STRING, (t, v) -> t.keyStorePassword = v.text())
+            .field("verifyHostname", BOOLEAN, (t, v) -> t.verifyHostname = v.bool());
 
     private static final Fields<MashupDefinition.Builder> MASHUP = new Fields<MashupDefinition.Builder>("mashup")
             .field("path", STRING, (m, v) -> m.path(v.text()))
@@ -97,7 +107,7 @@ public final class DefinitionsJson {
 
     /** The declaration of every kind of object in the file: the top level first, then partner, mashup and the rest. */
     public static List<Fields<?>> kinds() {
-        return List.of(DEFINITIONS, PARTNER, CIRCUIT_BREAKER, MASHUP, PARAMETER, CALL);
+        return List.of(DEFINITIONS, PARTNER, CIRCUIT_BREAKER, TLS, MASHUP, PARAMETER, CALL);
     }
 
     public static Definitions load(Path file) throws DefinitionException {
@@ -147,7 +157,48 @@ public final class DefinitionsJson {
         PartnerDraft draft = new PartnerDraft(name, value);
         value.read(PARTNER, draft);
         if (value.problemCount() == before) {
-            definitions.partner(draft.builder().build());
+            // What needs every field together: TLS settings against the scheme, the files they name.
+            try {
+                definitions.partner(draft.builder().build());
+            } catch (IllegalArgumentException e) {
+                atField(value, name, e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * Reports a partner builder's message ({@code name.tls.caFile: …}) at the field it names when the file has it
+     * ({@code partners.name.tls.caFile: …}), else at the partner.
+     */
+    private static void atField(Value partner, String name, String message) {
+        int colon = message.indexOf(": ");
+        if (!message.startsWith(name + ".") || colon < 0) {
+            partner.problem(message);
+            return;
+        }
+        JsonTree.Node node = partner.node();
+        for (String step : message.substring(name.length() + 1, colon).split("\\.")) {
+            JsonTree.Node member = node.members().get(step);
+            if (member == null) {
+                break;
+            }
+            node = member;
+        }
+        new Value(node, partner.problems()).problem(message.substring(colon + 2));
+    }
+
+    private static Optional<Partner.Tls> tls(Value value) {
+        int before = value.problemCount();
+        TlsDraft t = value.read(TLS, new TlsDraft());
+        if (value.problemCount() != before) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new Partner.Tls(t.caFile, t.trustStore, t.trustStorePassword, t.keyStore,
+                    t.keyStorePassword, t.verifyHostname));
+        } catch (IllegalArgumentException e) {
+            value.problem(e.getMessage().replaceFirst("^tls: ", ""));
+            return Optional.empty();
         }
     }
 
@@ -251,6 +302,15 @@ public final class DefinitionsJson {
         private int minimumCalls = d.minimumCalls();
         private int window = d.window();
         private Duration coolDown = d.coolDown();
+    }
+
+    private static final class TlsDraft {
+        private Path caFile;
+        private Path trustStore;
+        private String trustStorePassword;
+        private Path keyStore;
+        private String keyStorePassword;
+        private boolean verifyHostname = true;
     }
 
     private static final class ParameterDraft {

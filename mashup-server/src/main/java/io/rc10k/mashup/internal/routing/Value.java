@@ -29,6 +29,11 @@ final class Value {
         return node;
     }
 
+    /** Where this value's problems go: a value made for a node under it reports there too. */
+    Problems problems() {
+        return problems;
+    }
+
     String path() {
         return node.path();
     }
