@@ -370,11 +370,22 @@ public final class BrokerClient extends ContainerLifeCycle {
         }
         ResponseCache.Key key = options.caching() == null ? null : ResponseCache.key(upper, uri, headers);
         Partner target = state.partner();
+        HttpFields sent = target.headers().size() == 0 ? headers : withPartnerHeaders(headers, target.headers());
         Wire wire = target.secure() ? secureWires.get(target.name()) : target.protocol() == Partner.Protocol.H2C
                 ? h2c : jettyHttp1 != null ? jettyHttp1 : http1;
         return new RealExchange(wire, scheduler, executor, state, upper, uri,
-                headers, listener, alone ? aloneList : RealExchange.StopList.NONE, options.hedging(),
+                sent, listener, alone ? aloneList : RealExchange.StopList.NONE, options.hedging(),
                 options.caching(), key);
+    }
+
+    /** The call's headers, then the partner's own over any of the same name. */
+    private static HttpFields withPartnerHeaders(HttpFields call, HttpFields partner) {
+        HttpFields.Mutable merged = HttpFields.build((call == null ? 0 : call.size()) + partner.size());
+        if (call != null) {
+            merged.add(call);
+        }
+        partner.forEach(merged::put);
+        return merged;
     }
 
     /**

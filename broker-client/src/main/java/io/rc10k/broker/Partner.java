@@ -5,8 +5,11 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import org.eclipse.jetty.http.HttpFields;
 import java.util.regex.Pattern;
 
 /**
@@ -148,6 +151,8 @@ public final class Partner {
     private final URI baseUri;
     private final Protocol protocol;
     private final Tls tls;
+    /** Sent on every call; values may be credentials, so they leave this class only for the wire. */
+    private final HttpFields headers;
     private final int maxConnections;
     private final int maxQueued;
     private final int maxStreamsPerConnection;
@@ -164,6 +169,7 @@ public final class Partner {
         this.baseUri = b.baseUri;
         this.protocol = b.protocol;
         this.tls = b.tls;
+        this.headers = b.headers.asImmutable();
         this.maxConnections = b.maxConnections;
         this.maxQueued = b.maxQueued;
         this.maxStreamsPerConnection = b.maxStreamsPerConnection;
@@ -212,6 +218,18 @@ public final class Partner {
     /** Whether calls go over TLS: an {@code https} base URI. */
     public boolean secure() {
         return "https".equals(baseUri.getScheme());
+    }
+
+    /** The names of the headers sent on every call ({@link Builder#header}); their values are never shown. */
+    public List<String> headerNames() {
+        List<String> names = new ArrayList<>();
+        headers.forEach(field -> names.add(field.getName()));
+        return names;
+    }
+
+    /** The headers themselves, for the broker to write: values may be credentials. */
+    HttpFields headers() {
+        return headers;
     }
 
     /** How the certificates of an {@code https} partner are checked; {@link Tls#DEFAULT} for an {@code http} one. */
@@ -268,7 +286,8 @@ public final class Partner {
 
     @Override
     public String toString() {
-        return "Partner{" + name + " " + baseUri + " " + protocol + (secure() ? " " + tls : "") + ", maxConnections=" + maxConnections
+        return "Partner{" + name + " " + baseUri + " " + protocol + (secure() ? " " + tls : "")
+                + (headers.size() == 0 ? "" : ", headers=" + headerNames() + " (values hidden)") + ", maxConnections=" + maxConnections
                 + ", maxQueued=" + maxQueued + ", connectTimeout=" + connectTimeout.toMillis() + "ms, callTimeout="
                 + callTimeout.toMillis() + "ms, maxResponseBytes=" + maxResponseBytes + ", retries=" + retries + "}";
     }
@@ -278,6 +297,7 @@ public final class Partner {
         private final URI baseUri;
         private Protocol protocol = Protocol.HTTP_1_1;
         private Tls tls = Tls.DEFAULT;
+        private final HttpFields.Mutable headers = HttpFields.build();
         private int maxConnections = DEFAULT_MAX_CONNECTIONS;
         private int maxQueued = DEFAULT_MAX_QUEUED;
         private int maxStreamsPerConnection = DEFAULT_MAX_STREAMS;
@@ -316,6 +336,28 @@ public final class Partner {
                 path = path + "/";
             }
             return URI.create(scheme + "://" + uri.getRawAuthority() + path);
+        }
+
+        /**
+         * A header sent on every call to this partner — an API key, a client id — over whatever the call
+         * itself carries (a forwarded header of the same name is replaced). The value is never logged or shown:
+         * {@link Partner#toString()} and every page name the header only.
+         *
+         * @throws IllegalArgumentException for a header the client sets itself or a hop-by-hop one, a second
+         *                                  header of the same name, or a value with a line break
+         */
+        public Builder header(String name, String value) {
+            BrokerClient.checkHeader(name);
+            if (headers.contains(name)) {
+                throw new IllegalArgumentException(this.name + ".headers." + name + ": given twice");
+            }
+            if (value == null || value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0 || value.indexOf('\0') >= 0) {
+                // The value itself stays out of the message: it may be a credential.
+                throw new IllegalArgumentException(this.name + ".headers." + name + ": the value is missing or holds "
+                        + "a line break or NUL (accepted: one line of text)");
+            }
+            headers.add(name, value);
+            return this;
         }
 
         /** How an {@code https} partner's certificate is checked and which one we show ({@link Tls#DEFAULT}). */

@@ -80,4 +80,31 @@ class ExchangeBuilderTest {
         assertTrue(result.outcomes().get(1).bodyAsString().contains("\"x-note\":\"fan-out\""),
                 result.outcomes().get(1).bodyAsString());
     }
+
+    @Test
+    void aPartnersOwnHeadersGoOnEveryCallOverTheCallersAndAreNeverShown() throws Exception {
+        Partner keyed = Partner.builder("keyed", stubs.uri().toString())
+                .header("X-Api-Key", "s3cret-value").header("X-Client", "rc10k").build();
+        assertTrue(keyed.toString().contains("headers=[X-Api-Key, X-Client] (values hidden)"), keyed.toString());
+        assertTrue(!keyed.toString().contains("s3cret-value"), keyed.toString());
+        BrokerClient own = BrokerClient.builder().partner(keyed).build();
+        own.start();
+        try {
+            Outcome echoed = own.newExchange("keyed").path("/echo").header("X-Api-Key", "forwarded")
+                    .header("X-Note", "kept").start().await();
+            String seen = echoed.bodyAsString();
+            assertTrue(seen.contains("\"x-api-key\":\"s3cret-value\"") && seen.contains("\"x-client\":\"rc10k\"")
+                    && seen.contains("\"x-note\":\"kept\"") && !seen.contains("forwarded"), seen);
+        } finally {
+            own.stop();
+        }
+        String base = stubs.uri().toString();
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Partner.builder("p", base).header("Host", "x"))
+                .getMessage().contains("hop-by-hop or set by the client"));
+        String broken = assertThrows(IllegalArgumentException.class,
+                () -> Partner.builder("p", base).header("X-Key", "line\r\nX-Evil: 1")).getMessage();
+        assertTrue(broken.startsWith("p.headers.X-Key: the value") && !broken.contains("Evil"), broken);
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Partner.builder("p", base).header("X-Key", "a")
+                .header("x-key", "b")).getMessage().contains("given twice"));
+    }
 }

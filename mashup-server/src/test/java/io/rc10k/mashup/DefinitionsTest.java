@@ -77,7 +77,7 @@ class DefinitionsTest {
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("partners.hotels.baseUri: \"ftp://example\"")),
                 problems.toString());
         assertTrue(problems.contains("partners.hotels.colour: unknown field (known: baseUri, cacheMaxBytes, cacheMaxEntries, callTimeoutMillis, "
-                + "circuitBreaker, connectTimeoutMillis, maxConnections, maxQueued, maxResponseBytes, "
+                + "circuitBreaker, connectTimeoutMillis, headers, maxConnections, maxQueued, maxResponseBytes, "
                 + "maxStreamsPerConnection, protocol, retries, tls)"), problems.toString());
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("partners.flights.circuitBreaker: consecutiveFailures")),
                 problems.toString());

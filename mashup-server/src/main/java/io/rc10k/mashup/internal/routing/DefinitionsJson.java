@@ -57,6 +57,7 @@ public final class DefinitionsJson {
             .field("retries", INTEGER, (p, v) -> p.builder().retries(v.intValue()))
             .field("circuitBreaker", OBJECT, (p, v) -> circuitBreaker(v).ifPresent(p.builder()::circuitBreaker))
             .field("tls", OBJECT, (p, v) -> tls(v).ifPresent(p.builder()::tls))
+            .field("headers", OBJECT, (p, v) -> v.entries((name, value) -> header(p, name, value)))
             .field("cacheMaxEntries", INTEGER, (p, v) -> p.builder().cacheMaxEntries(v.longValue()))
             .field("cacheMaxBytes", INTEGER, (p, v) -> p.builder().cacheMaxBytes(v.longValue()));
 
@@ -76,6 +77,11 @@ public final class DefinitionsJson {
             .field("keyStore", STRING, (t, v) -> t.keyStore = Path.of(v.text()))
             .field("keyStorePassword", STRING, (t, v) -> t.keyStorePassword = v.text())
             .field("verifyHostname", BOOLEAN, (t, v) -> t.verifyHostname = v.bool());
+
+    /** Where a header's value comes from when it is a secret: exactly one of the two. */
+    private static final Fields<SecretDraft> SECRET = new Fields<SecretDraft>("secret")
+            .field("env", STRING, (t, v) -> t.env = v.text())
+            .field("file", STRING, (t, v) -> t.file = Path.of(v.text()));
 
     private static final Fields<MashupDefinition.Builder> MASHUP = new Fields<MashupDefinition.Builder>("mashup")
             .field("path", STRING, (m, v) -> m.path(v.text()))
@@ -107,7 +113,7 @@ public final class DefinitionsJson {
 
     /** The declaration of every kind of object in the file: the top level first, then partner, mashup and the rest. */
     public static List<Fields<?>> kinds() {
-        return List.of(DEFINITIONS, PARTNER, CIRCUIT_BREAKER, TLS, MASHUP, PARAMETER, CALL);
+        return List.of(DEFINITIONS, PARTNER, CIRCUIT_BREAKER, TLS, SECRET, MASHUP, PARAMETER, CALL);
     }
 
     public static Definitions load(Path file) throws DefinitionException {
@@ -185,6 +191,47 @@ public final class DefinitionsJson {
             node = member;
         }
         new Value(node, partner.problems()).problem(message.substring(colon + 2));
+    }
+
+    /**
+     * A header sent on every call to the partner: its value as written, or read from an environment variable or a
+     * file when the definitions are read. A value read so is never part of a message (only its source is).
+     */
+    private static void header(PartnerDraft partner, String name, Value value) {
+        String text;
+        if (value.node().type() == STRING) {
+            text = value.text();
+        } else if (value.node().type() == OBJECT) {
+            int before = value.problemCount();
+            SecretDraft secret = value.read(SECRET, new SecretDraft());
+            if (value.problemCount() != before) {
+                return;
+            }
+            if ((secret.env == null) == (secret.file == null)) {
+                value.problem("give one of env and file (accepted: {\"env\": \"NAME\"} or {\"file\": \"/path\"})");
+                return;
+            }
+            text = secret.env != null ? System.getenv(secret.env) : readSecret(secret.file);
+            if (text == null) {
+                value.problem(secret.env != null ? "environment variable " + secret.env + " is not set"
+                        : "file " + secret.file + (Files.exists(secret.file) ? " cannot be read" : " does not exist"));
+                return;
+            }
+        } else {
+            value.problem("a " + value.node().type().name().toLowerCase(java.util.Locale.ROOT)
+                    + " (accepted: a string, {\"env\": \"NAME\"} or {\"file\": \"/path\"})");
+            return;
+        }
+        value.attempt(() -> partner.builder().header(name, text));
+    }
+
+    /** A secret file's text without its final line break (files written by editors and `echo` end with one). */
+    private static String readSecret(Path file) {
+        try {
+            return Files.readString(file).replaceFirst("\\r?\\n$", "");
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     private static Optional<Partner.Tls> tls(Value value) {
@@ -302,6 +349,11 @@ public final class DefinitionsJson {
         private int minimumCalls = d.minimumCalls();
         private int window = d.window();
         private Duration coolDown = d.coolDown();
+    }
+
+    private static final class SecretDraft {
+        private String env;
+        private Path file;
     }
 
     private static final class TlsDraft {
