@@ -9,6 +9,7 @@ import io.rc10k.mashup.internal.modes.InlineMashups;
 import io.rc10k.mashup.internal.modes.ResumingPool;
 import io.rc10k.mashup.internal.observability.Readiness;
 import io.rc10k.mashup.internal.observability.SpanExport;
+import io.rc10k.mashup.internal.observability.SpanExportSettings;
 import io.rc10k.mashup.internal.wiring.AdminConnector;
 import io.rc10k.mashup.internal.wiring.JsonErrorHandler;
 import io.rc10k.mashup.internal.wiring.MashupServlets;
@@ -104,8 +105,9 @@ public final class MashupServer {
             server.addConnector(admin);
         }
 
-        // Only when asked for: otherwise no class of the OpenTelemetry SDK is even loaded.
-        SpanExport spans = options.otlpEndpoint() == null ? null : new SpanExport(options.otlpEndpoint(), definitions);
+        // Only when asked for (--otlp-endpoint, or OTEL_* settings): otherwise no OpenTelemetry class is even loaded.
+        SpanExport spans = SpanExportSettings.on(options.otlpEndpoint())
+                ? new SpanExport(options.otlpEndpoint(), definitions) : null;
         if (spans != null) {
             server.addBean(spans);
         }

@@ -2,6 +2,8 @@ package io.rc10k.mashup;
 
 import io.rc10k.mashup.internal.observability.DashboardServlets;
 import io.rc10k.mashup.internal.observability.Readiness;
+import io.rc10k.mashup.internal.observability.SpanExport;
+import io.rc10k.mashup.internal.observability.SpanExportSettings;
 import io.rc10k.mashup.internal.routing.DefinitionsJson;
 import io.rc10k.mashup.internal.wiring.MashupServlets;
 import jakarta.servlet.ServletContext;
@@ -32,6 +34,10 @@ import org.slf4j.LoggerFactory;
  * {@code rc10k.dashboard} is {@code true}: a WAR has no admin port, so the page would share the
  * application's port.</p>
  *
+ * <p>Spans are exported as by the standalone jar when the environment asks for it ({@code OTEL_TRACES_EXPORTER},
+ * {@code OTEL_EXPORTER_OTLP_ENDPOINT}, or the {@code otel.*} system properties of the OpenTelemetry SDK);
+ * otherwise no OpenTelemetry class is loaded.</p>
+ *
  * <p>The standalone jar's admission limit ({@code --max-inflight}) is not part of the WAR: a
  * deployed application relies on its container's limits.</p>
  */
@@ -44,6 +50,8 @@ public final class MashupWebApp implements ServletContextListener {
     private static final Logger LOG = LoggerFactory.getLogger(MashupWebApp.class);
 
     private QueuedThreadPool ownPool;
+    /** The span export, or null: none configured. */
+    private SpanExport spans;
     /** The broker client and any call threads, in start order; empty until built. */
     private List<LifeCycle> lifeCycles = List.of();
     private final Readiness readiness = new Readiness();
@@ -85,13 +93,17 @@ public final class MashupWebApp implements ServletContextListener {
                     CONTAINER_EXECUTOR);
         }
         String pool = name(executor);
-        // No span export in a WAR: the container's own tracing is the place for it.
-        MashupServlets.Parts parts = MashupServlets.parts(definitions, mode, executor, null, null, null, readiness, pool,
-                dashboard, 0);
+        // Spans as the standalone jar exports them, configured from the environment alone (OTEL_*, otel.*).
+        spans = SpanExportSettings.on(null) ? new SpanExport(null, definitions) : null;
+        MashupServlets.Parts parts = MashupServlets.parts(definitions, mode, executor, null, null, spans, readiness,
+                pool, dashboard, 0);
         lifeCycles = parts.lifeCycles();
         try {
             if (ownPool != null) {
                 ownPool.start();
+            }
+            if (spans != null) {
+                spans.start();
             }
             for (LifeCycle part : lifeCycles) {
                 part.start();
@@ -144,6 +156,7 @@ public final class MashupWebApp implements ServletContextListener {
         for (int i = lifeCycles.size() - 1; i >= 0; i--) {
             stop(lifeCycles.get(i));
         }
+        stop(spans);
         stop(ownPool);
     }
 

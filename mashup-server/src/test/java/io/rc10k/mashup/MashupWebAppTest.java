@@ -4,11 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.mashup.internal.observability.Readiness;
+import io.rc10k.stubs.PartnerStubs;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -20,7 +23,7 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The web application's health views, in an embedded servlet context on loopback. */
+/** The web application's health views and span export, in an embedded servlet context on loopback. */
 class MashupWebAppTest {
     @Test
     void readyOnceContextInitializedFinishedAndDrainingFromTheMomentContextDestroyedBegins(@TempDir Path dir)
@@ -121,6 +124,49 @@ class MashupWebAppTest {
                     assertEquals(404, page.getStatus(), "rc10k.dashboard=" + setting);
                     assertEquals(404, data.getStatus(), "rc10k.dashboard=" + setting);
                 }
+            } finally {
+                client.stop();
+                server.stop();
+            }
+        }
+    }
+
+    @Test
+    void spansAreExportedWhenTheEnvironmentAsksForThem(@TempDir Path dir) throws Exception {
+        String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+        try (PartnerStubs stubs = PartnerStubs.start(); OtlpReceiver receiver = OtlpReceiver.start();
+                SystemProperties otel = SystemProperties.set(Map.of("otel.traces.exporter", "otlp",
+                        "otel.exporter.otlp.endpoint", receiver.endpoint().toString()))) {
+            Path file = dir.resolve("echo.json");
+            Files.writeString(file, """
+                    {"partners": {"echo": {"baseUri": "%s"}},
+                     "mashups": {"echo": {"calls": [{"name": "echo", "partner": "echo", "template": "/echo"}]}}}
+                    """.formatted(stubs.uri()));
+            Server server = new Server();
+            ServerConnector connector = new ServerConnector(server);
+            connector.setHost("127.0.0.1");
+            connector.setPort(0);
+            server.addConnector(connector);
+            ServletContextHandler context = new ServletContextHandler("/app");
+            context.setInitParameter(MashupWebApp.DEFINITIONS, file.toString());
+            context.addEventListener(new MashupWebApp());
+            server.setHandler(context);
+            HttpClient client = new HttpClient();
+            server.start();
+            client.start();
+            try {
+                ContentResponse response = client.newRequest("http://127.0.0.1:" + connector.getLocalPort()
+                        + "/app/mashup/echo").headers(h -> h.put("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01"))
+                        .timeout(30, TimeUnit.SECONDS).send();
+                assertEquals(200, response.getStatus(), response.getContentAsString());
+                List<OtlpReceiver.Span> spans = receiver.awaitTrace(traceId, 2);
+                assertEquals(2, spans.size(), spans.toString());
+                String requestSpan = response.getHeaders().get("traceresponse").split("-")[2];
+                assertTrue(spans.stream().anyMatch(span -> span.kind() == OtlpReceiver.Span.SERVER
+                        && span.name().equals("GET /mashup/echo") && span.spanId().equals(requestSpan)), spans.toString());
+                assertTrue(spans.stream().anyMatch(span -> span.kind() == OtlpReceiver.Span.CLIENT
+                        && response.getContentAsString().contains("\"spanId\":\"" + span.spanId() + "\"")
+                        && span.parentSpanId().equals(requestSpan)), spans.toString());
             } finally {
                 client.stop();
                 server.stop();

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -20,7 +21,7 @@ import java.util.zip.GZIPInputStream;
 /**
  * A collector for tests: a real HTTP server on loopback that takes OTLP/HTTP trace exports at
  * {@code /v1/traces} (protobuf, gzip or not), answers 200, and keeps every request's body and the
- * spans decoded from it; or, told to {@link #refuseWith refuse}, answers that status and keeps
+ * spans decoded from it, its headers and its resources' attributes; or, told to {@link #refuseWith refuse}, answers that status and keeps
  * nothing. Any other path answers 404 and is counted too.
  */
 final class OtlpReceiver implements AutoCloseable {
@@ -34,6 +35,8 @@ final class OtlpReceiver implements AutoCloseable {
     private final HttpServer server;
     private final List<byte[]> bodies = new ArrayList<>();
     private final List<Span> spans = new ArrayList<>();
+    private final List<Map<String, String>> headers = new ArrayList<>();
+    private final List<Map<String, Object>> resources = new ArrayList<>();
     private final AtomicInteger requests = new AtomicInteger();
     private volatile int refusal;
 
@@ -66,6 +69,16 @@ final class OtlpReceiver implements AutoCloseable {
 
     synchronized List<byte[]> bodies() {
         return List.copyOf(bodies);
+    }
+
+    /** Each accepted export's headers, names in lowercase (the first value of each). */
+    synchronized List<Map<String, String>> headers() {
+        return List.copyOf(headers);
+    }
+
+    /** The attributes of each resource that arrived, one map per resource per export. */
+    synchronized List<Map<String, Object>> resources() {
+        return List.copyOf(resources);
     }
 
     synchronized List<Span> spans() {
@@ -107,10 +120,19 @@ final class OtlpReceiver implements AutoCloseable {
             }
             byte[] body = in.readAllBytes();
             List<Span> decoded = new ArrayList<>();
+            List<Map<String, Object>> decodedResources = new ArrayList<>();
             Protobuf.fields(body, 0, body.length, (field, at, to) -> {      // ExportTraceServiceRequest
                 if (field == 1) {                                           // .resource_spans
                     Protobuf.fields(body, at, to, (f2, at2, to2) -> {
-                        if (f2 == 2) {                                      // ResourceSpans.scope_spans
+                        if (f2 == 1) {                                      // ResourceSpans.resource
+                            Map<String, Object> attributes = new HashMap<>();
+                            Protobuf.fields(body, at2, to2, (f3, at3, to3) -> {
+                                if (f3 == 1) {                              // Resource.attributes
+                                    attribute(body, at3, to3, attributes);
+                                }
+                            });
+                            decodedResources.add(attributes);
+                        } else if (f2 == 2) {                               // ResourceSpans.scope_spans
                             Protobuf.fields(body, at2, to2, (f3, at3, to3) -> {
                                 if (f3 == 2) {                              // ScopeSpans.spans
                                     decoded.add(span(body, at3, to3));
@@ -120,8 +142,12 @@ final class OtlpReceiver implements AutoCloseable {
                     });
                 }
             });
+            Map<String, String> received = new HashMap<>();
+            exchange.getRequestHeaders().forEach((name, values) -> received.put(name.toLowerCase(Locale.ROOT), values.get(0)));
             synchronized (this) {
                 bodies.add(body);
+                headers.add(received);
+                resources.addAll(decodedResources);
                 spans.addAll(decoded);
                 notifyAll();
             }

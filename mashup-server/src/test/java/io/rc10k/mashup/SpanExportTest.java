@@ -16,13 +16,17 @@ import io.rc10k.broker.Partner;
 import io.rc10k.mashup.internal.observability.SpanExport;
 import io.rc10k.stubs.PartnerStubs;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.server.Server;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,8 +35,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.LoggerFactory;
 
 /**
- * The span export ({@code --otlp-endpoint}) end to end: a mashup server over partner stubs exports to
- * a real OTLP/HTTP receiver on loopback, which decodes what arrived.
+ * The span export ({@code --otlp-endpoint}, or the OpenTelemetry SDK's own settings) end to end: a mashup
+ * server over partner stubs exports to a real OTLP/HTTP receiver on loopback, which decodes what arrived.
  */
 class SpanExportTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -106,6 +110,7 @@ class SpanExportTest {
             assertEquals(false, request.attributes().get("rc10k.complete"));
             assertEquals("/mashup/traced", request.attributes().get("http.route"));
             assertTrue(request.endNanos() > request.startNanos(), request.toString());
+            assertEquals(SpanExport.SERVICE_NAME, receiver.resources().get(0).get("service.name"));
 
             OtlpReceiver.Span echo = only(spans, OtlpReceiver.Span.CLIENT, "GET /echo");
             assertEquals(parts.at("/echo/spanId").asText(), echo.spanId());
@@ -227,6 +232,128 @@ class SpanExportTest {
                     () -> MashupOptions.defaults().withOtlpEndpoint(URI.create(bad)));
             assertTrue(e.getMessage().startsWith("--otlp-endpoint: \"" + bad + "\" (accepted: "), e.getMessage());
         }
+    }
+
+    @Test
+    void theOpenTelemetrySettingsAloneTurnTheExportOnWithTheirHeadersAndServiceName() throws Exception {
+        try (OtlpReceiver receiver = OtlpReceiver.start();
+                SystemProperties otel = SystemProperties.set(Map.of("otel.traces.exporter", "otlp",
+                        "otel.exporter.otlp.endpoint", receiver.endpoint().toString(),
+                        "otel.exporter.otlp.headers", "authorization=Bearer collector-token",
+                        "otel.service.name", "mashups-eu"));
+                TestServer server = TestServer.start(MashupOptions.defaults().withAdminPort(-1), definitions)) {
+            String[] started = traceresponse(traced(server, null));
+            assertEquals("01", started[2], "a server that records starts its traces sampled");
+            assertEquals(3, receiver.awaitTrace(started[0], 3).size());
+            assertEquals("Bearer collector-token", receiver.headers().get(0).get("authorization"));
+            assertEquals("mashups-eu", receiver.resources().get(0).get("service.name"));
+        }
+    }
+
+    @Test
+    void theCommandLinesEndpointWinsOverTheSettings() throws Exception {
+        try (OtlpReceiver receiver = OtlpReceiver.start();
+                SystemProperties otel = SystemProperties.set(Map.of("otel.traces.exporter", "zipkin",
+                        "otel.exporter.otlp.traces.endpoint", "http://127.0.0.1:9/v1/traces"));
+                TestServer server = exportingTo(receiver, Mode.ASYNC)) {
+            String[] started = traceresponse(traced(server, null));
+            assertEquals(3, receiver.awaitTrace(started[0], 3).size());
+        }
+    }
+
+    @Test
+    void theConfiguredSamplerDecidesTheFlagsThePartnersReceive() throws Exception {
+        String continued = "00-" + TRACE_ID + "-" + PARENT_ID + "-01";
+        // The caller's decision is followed; of the traces the server starts, a ratio of 0 records none.
+        try (OtlpReceiver receiver = OtlpReceiver.start();
+                SystemProperties otel = SystemProperties.set(Map.of("otel.traces.sampler", "parentbased_traceidratio",
+                        "otel.traces.sampler.arg", "0"));
+                TestServer server = exportingTo(receiver, Mode.ASYNC)) {
+            ContentResponse started = traced(server, null);
+            String[] startedTrace = traceresponse(started);
+            assertEquals("00", startedTrace[2]);
+            assertTrue(echoed(started).endsWith("-00"), echoed(started));
+            ContentResponse sampled = traced(server, continued);
+            assertEquals("01", traceresponse(sampled)[2]);
+            assertTrue(echoed(sampled).endsWith("-01"), echoed(sampled));
+            receiver.awaitTrace(TRACE_ID, 3);
+            // Spans leave in the order requests end: the first one's would have been in this export or before.
+            assertFalse(receiver.spans().stream().anyMatch(s -> s.traceId().equals(startedTrace[0])),
+                    receiver.spans().toString());
+        }
+        // Not parent based: even a caller's sampled trace is not recorded, and its partners are told so.
+        try (OtlpReceiver receiver = OtlpReceiver.start()) {
+            try (SystemProperties otel = SystemProperties.set(Map.of("otel.traces.sampler", "traceidratio",
+                    "otel.traces.sampler.arg", "0"));
+                    TestServer server = exportingTo(receiver, Mode.ASYNC)) {
+                ContentResponse notRecorded = traced(server, continued);
+                assertEquals("00", traceresponse(notRecorded)[2]);
+                assertTrue(echoed(notRecorded).endsWith("-00"), echoed(notRecorded));
+            }
+            // The stop sent whatever was waiting (aStopExportsWhatIsStillWaiting): nothing was.
+            assertEquals(List.of(), receiver.spans());
+        }
+    }
+
+    @Test
+    void aBadSettingFailsTheStartNamingIt() throws Exception {
+        try (SystemProperties otel = SystemProperties.set(Map.of("otel.traces.exporter", "zipkin"))) {
+            Server server = MashupServer.createServer(MashupOptions.defaults().withPort(0).withAdminPort(-1),
+                    definitions);
+            try {
+                Exception e = assertThrows(Exception.class, server::start);
+                String messages = "";
+                for (Throwable t = e; t != null; t = t.getCause()) {
+                    messages += t.getMessage() + "\n";
+                }
+                assertTrue(messages.contains("span export (OTEL_* settings)") && messages.contains("zipkin"), messages);
+            } finally {
+                server.stop();
+            }
+        }
+    }
+
+    /**
+     * Without settings no OpenTelemetry class is loaded, not even the API's: a fresh JVM serves a traced
+     * mashup and lists every class it loaded.
+     */
+    @Test
+    void withoutSettingsNoOpenTelemetryClassIsEvenLoaded() throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xlog:class+load=info", "-cp", System.getProperty("java.class.path"), NoExport.class.getName())
+                .redirectErrorStream(true);
+        builder.environment().keySet().removeIf(name -> name.startsWith("OTEL_"));
+        Process process = builder.start();
+        String output;
+        try {
+            output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the JVM ends");
+        } finally {
+            process.destroyForcibly();
+        }
+        assertEquals(0, process.exitValue(), output);
+        assertTrue(output.contains("served 200 00-" + TRACE_ID), output);
+        assertTrue(output.contains(" io.rc10k.mashup.internal.observability.TraceContext "), "the log lists classes");
+        List<String> loaded = output.lines().filter(line -> line.contains("io.opentelemetry")).toList();
+        assertEquals(List.of(), loaded);
+    }
+
+    /** {@link #withoutSettingsNoOpenTelemetryClassIsEvenLoaded}'s JVM: one traced mashup, without settings. */
+    static final class NoExport {
+        public static void main(String[] args) throws Exception {
+            start();
+            try (TestServer server = TestServer.start(MashupOptions.defaults().withAdminPort(-1), definitions)) {
+                ContentResponse response = traced(server, "00-" + TRACE_ID + "-" + PARENT_ID + "-01");
+                System.out.println("served " + response.getStatus() + " " + response.getHeaders().get("traceresponse"));
+            } finally {
+                stop();
+            }
+        }
+    }
+
+    /** What the echo partner received as its {@code traceparent}. */
+    private static String echoed(ContentResponse response) throws Exception {
+        return JSON.readTree(response.getContent()).at("/parts/echo/body/headers/traceparent").asText();
     }
 
     @Test

@@ -341,10 +341,32 @@ class StandaloneJarIT {
     }
 
     @Test
-    void withoutAnOtlpEndpointTheJarExportsNothingEvenWithOpenTelemetrysVariablesSet() throws Exception {
+    void withOpenTelemetrysVariablesAloneTheJarExports() throws Exception {
+        String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
         try (OtlpReceiver receiver = OtlpReceiver.start();
                 JarProcess jar = JarProcess.start(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint().toString(),
-                        "OTEL_TRACES_EXPORTER", "otlp"), "--port", "0")) {
+                        "OTEL_EXPORTER_OTLP_HEADERS", "authorization=Bearer collector-token",
+                        "OTEL_SERVICE_NAME", "mashups-eu"), "--port", "0")) {
+            ContentResponse paper = client.newRequest(jar.uri.resolve("/mashup/paper"))
+                    .headers(h -> h.put("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01"))
+                    .timeout(30, TimeUnit.SECONDS).send();
+            assertEquals(200, paper.getStatus());
+            assertEquals(3, receiver.awaitTrace(traceId, 3).size(), receiver.spans().toString());
+            assertEquals("Bearer collector-token", receiver.headers().get(0).get("authorization"));
+            assertEquals("mashups-eu", receiver.resources().get(0).get("service.name"));
+            assertEquals(143, jar.stop());
+            String output = jar.output.toString();
+            assertTrue(output.contains("io.rc10k.mashup.internal.observability.SpanExport - exporting spans to "
+                    + receiver.endpoint() + "/v1/traces (OTLP/HTTP)"), output);
+            assertFalse(output.contains("ERROR") || output.contains("WARN"), output);
+        }
+    }
+
+    @Test
+    void withTheTracesExporterNoneTheJarExportsNothingWhateverTheEndpoint() throws Exception {
+        try (OtlpReceiver receiver = OtlpReceiver.start();
+                JarProcess jar = JarProcess.start(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint().toString(),
+                        "OTEL_TRACES_EXPORTER", "none"), "--port", "0")) {
             ContentResponse paper = client.newRequest(jar.uri.resolve("/mashup/paper"))
                     .headers(h -> h.put("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"))
                     .timeout(30, TimeUnit.SECONDS).send();

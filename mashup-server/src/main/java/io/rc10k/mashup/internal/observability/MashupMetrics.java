@@ -9,11 +9,13 @@ import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rc10k.broker.BrokerClient;
 import io.rc10k.broker.Outcome;
 import io.rc10k.broker.Partner;
+import java.lang.management.ManagementFactory;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Map;
@@ -31,8 +33,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code mashup_requests_total{mashup,outcome}}, {@code mashup_partner_calls_total{partner,outcome}},
  * {@code mashup_request_seconds}. Two timers feed the paper's thread model: {@code mashup_thread_hold_seconds}
  * (D, how long a request holds a container thread) and {@code mashup_partner_call_seconds} (each D_i).
- * For operators: {@code mashup_partner_circuit_state{partner}} (0 closed, 1 open, 2 half-open),
- * {@code process_files_open_files} / {@code process_files_max_files} and
+ * For operators: {@code mashup_partner_circuit_state{partner}} (0 closed, 1 open, 2 half-open) and the same
+ * as {@code mashup_partner_circuit{partner,state}} (1 for the current state, else 0),
+ * {@code process_files_open_files} / {@code process_files_max_files}, {@code process_cpu_seconds_total},
+ * {@code process_start_time_seconds} and
  * {@code mashup_log_dropped_lines_total} (log lines dropped rather than block a thread). Thread-safe.
  */
 public final class MashupMetrics {
@@ -44,6 +48,17 @@ public final class MashupMetrics {
         Duration.ofNanos(250_000), Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofMillis(25),
         Duration.ofMillis(100), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(2),
         Duration.ofSeconds(5), Duration.ofSeconds(10)};
+    /**
+     * Partner call times: from a cached or local answer (about a millisecond) to the longest deadline a
+     * definition sets in practice (30 s). Explicit boundaries, not Micrometer's generated percentile buckets
+     * (a series for each of its many fixed boundaries): every partner pays one series per bucket.
+     */
+    private static final Duration[] CALL_BUCKETS = {Duration.ofMillis(1), Duration.ofNanos(2_500_000),
+        Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50),
+        Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1),
+        Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30)};
+    /** The values of {@code mashup_partner_circuit{state}}, as {@link io.rc10k.broker.PartnerStats#circuit()} names them. */
+    static final String[] CIRCUIT_STATES = {"closed", "open", "half_open"};
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final AtomicInteger inboundInFlight = new AtomicInteger();
@@ -61,6 +76,9 @@ public final class MashupMetrics {
         new JvmGcMetrics().bindTo(registry);
         // Sockets are files: the server derives its connection limits from the second (see FileBudget).
         new FileDescriptorMetrics().bindTo(registry);
+        // process_start_time_seconds and process_uptime_seconds, as Prometheus's own clients name them.
+        new UptimeMetrics().bindTo(registry);
+        processCpu();
         poolGauge("jetty.threads.busy", pool, "getBusyThreads", "threads of the shared pool running a task");
         poolGauge("jetty.threads.current", pool, "getThreads", "threads of the shared pool");
         // The standalone server's log queue (CountingAsyncAppender): 0 in a WAR, which logs through its container.
@@ -83,6 +101,15 @@ public final class MashupMetrics {
             Gauge.builder("mashup.partner.circuit.state", broker, b -> circuitState(b.stats(partner.name()).circuit()))
                     .tag("partner", partner.name())
                     .description("the partner's circuit breaker: 0 closed, 1 open, 2 half-open").register(registry);
+            // The same state as one series per state, 1 for the current one: what an alert or a panel selects
+            // by label. The dashboard reads the number above.
+            for (String state : CIRCUIT_STATES) {
+                Gauge.builder("mashup.partner.circuit", broker,
+                        b -> state.equals(b.stats(partner.name()).circuit()) ? 1 : 0)
+                        .tags("partner", partner.name(), "state", state)
+                        .description("1 for the state the partner's circuit breaker is in (closed, open, half_open), "
+                                + "else 0").register(registry);
+            }
         }
     }
 
@@ -94,6 +121,18 @@ public final class MashupMetrics {
             case "half_open" -> 2;
             default -> Double.NaN;
         };
+    }
+
+    /**
+     * {@code process_cpu_seconds_total}: the CPU time the process used, as Prometheus's own clients report
+     * it (Micrometer's ProcessorMetrics has only a usage ratio). Absent where the JVM does not measure it.
+     */
+    private void processCpu() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                && os.getProcessCpuTime() >= 0) {
+            FunctionCounter.builder("process.cpu", os, o -> o.getProcessCpuTime() / 1e9).baseUnit("seconds")
+                    .description("CPU time the process used, user and system, in seconds").register(registry);
+        }
     }
 
     private void poolGauge(String name, Executor pool, String getter, String description) {
@@ -199,7 +238,7 @@ public final class MashupMetrics {
 
         PartnerMeters(String partner) {
             this.partner = partner;
-            this.time = Timer.builder("mashup.partner.call").tag("partner", partner)
+            this.time = Timer.builder("mashup.partner.call").tag("partner", partner).serviceLevelObjectives(CALL_BUCKETS)
                     .description("partner call time, from start to outcome").register(registry);
         }
 

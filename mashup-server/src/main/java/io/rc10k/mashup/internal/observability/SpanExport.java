@@ -2,26 +2,28 @@ package io.rc10k.mashup.internal.observability;
 
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
-import io.opentelemetry.api.common.AttributesBuilder;
-import io.opentelemetry.api.metrics.MeterProvider;
+import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanId;
 import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.TraceFlags;
 import io.opentelemetry.api.trace.TraceState;
-import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
-import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdkBuilder;
+import io.opentelemetry.sdk.autoconfigure.spi.ConfigProperties;
 import io.opentelemetry.sdk.resources.Resource;
-import io.opentelemetry.sdk.trace.data.SpanData;
-import io.opentelemetry.sdk.trace.data.StatusData;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
+import io.opentelemetry.sdk.trace.samplers.Sampler;
+import io.opentelemetry.sdk.trace.samplers.SamplingDecision;
 import io.rc10k.broker.Outcome;
 import io.rc10k.mashup.CallDefinition;
 import io.rc10k.mashup.Definitions;
 import io.rc10k.mashup.MashupDefinition;
 import io.rc10k.mashup.internal.routing.MashupRouter;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.util.component.ContainerLifeCycle;
@@ -38,39 +41,50 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The optional span export: per sampled mashup request, one server span and one client span per
- * partner call, sent with OTLP/HTTP. The spans carry the ids the request already has: the trace id
- * of its {@code traceparent}, the request's span id of its {@code traceresponse} (a child of the
- * caller's span), and each call's span id, the one its partner received.
+ * The optional span export, through the OpenTelemetry SDK configured from the environment
+ * ({@code OTEL_*} variables, {@code otel.*} system properties: exporter, endpoint, headers, sampler,
+ * service name, batching). Per sampled mashup request, one server span and one client span per
+ * partner call. The spans carry the ids the request already has: the trace id of its
+ * {@code traceparent}, the request's span id of its {@code traceresponse} (a child of the caller's
+ * span), and each call's span id, the one its partner received.
  *
  * <pre>{@code
- * SpanExport spans = new SpanExport(URI.create("http://127.0.0.1:4318"), definitions);
- * server.addBean(spans);   // exports from start; a stop sends what is left
+ * SpanExport spans = new SpanExport(URI.create("http://127.0.0.1:4318"), definitions);  // null: the environment's
+ * server.addBean(spans);                  // configures the SDK at start; a stop sends what is left
+ * new MashupRouter(definitions, spans);   // asks the sampler once per request
  * spans.ended(route, outcomes, 200, true, startNanos, System.nanoTime());
  * }</pre>
  *
- * <p>Only a server configured with an endpoint makes one; without it neither this class nor the
- * OpenTelemetry SDK is loaded, and a request's only cost is the servlets' null check.</p>
+ * <p>Only a server for which {@link SpanExportSettings#on} holds makes one; otherwise neither this class
+ * nor the OpenTelemetry SDK is loaded, and a request's only cost is the servlets' null check.</p>
  *
- * <p>Threading: {@link #ended} is called by any thread that ends a request and never blocks: it
- * queues the request (a full queue drops it and counts it, {@link #dropped}). One thread,
- * {@code mashup-otlp-export}, turns queued requests into spans and exports them, one export at a
- * time: at most {@value #BATCH_SPANS} spans (whole requests), at most a second after the first
- * waited.</p>
+ * <p>Threading: {@link #sampled} is called by the thread that routes a request and asks the configured
+ * sampler. {@link #ended} is called by any thread that ends a request and never blocks: it queues the
+ * request (a full queue drops it and counts it, {@link #dropped}). One thread, {@code mashup-otlp-export},
+ * turns queued requests into the SDK's spans; the SDK's batch span processor exports them from its own
+ * thread.</p>
  */
-public final class SpanExport extends ContainerLifeCycle {
-    /** The resource's {@code service.name}. */
+public final class SpanExport extends ContainerLifeCycle implements TraceContext.Sampling {
+    /** The resource's {@code service.name} unless {@code OTEL_SERVICE_NAME} or {@code OTEL_RESOURCE_ATTRIBUTES} names one. */
     public static final String SERVICE_NAME = "rc10k-mashup-server";
-    /** Requests that may wait for export; more are dropped. */
+    /** The instrumentation scope of the spans. */
+    static final String SCOPE = "io.rc10k.mashup";
+    /** Requests that may wait to become spans; more are dropped. */
     static final int QUEUED_REQUESTS = 2048;
-    /** Spans in one export at most, unless one request alone has more. */
-    static final int BATCH_SPANS = 512;
-    /** How long the first queued request waits for others to share its export. */
-    static final long BATCH_DELAY_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** At most one line a minute about dropped requests. */
     static final long DROPS_REPORT_NANOS = TimeUnit.MINUTES.toNanos(1);
-    /** One export's bound, and the longest a stop waits for the last one. */
-    static final Duration EXPORT_TIMEOUT = Duration.ofSeconds(10);
+    /** The longest a stop waits for the last spans to be sent. */
+    static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * The SDK settings whose defaults this server changes; a variable or system property of the same
+     * name wins. Only traces: no metrics or logs go out (they are at /metrics and in the log). OTLP over
+     * HTTP, the protocol's default everywhere but in the Java SDK (gRPC): the server carries no gRPC sender.
+     */
+    static final Map<String, String> DEFAULTS = Map.of(
+            "otel.metrics.exporter", "none",
+            "otel.logs.exporter", "none",
+            "otel.exporter.otlp.protocol", "http/protobuf",
+            "otel.bsp.schedule.delay", "1000");
 
     static final AttributeKey<String> METHOD = AttributeKey.stringKey("http.request.method");
     static final AttributeKey<String> ROUTE = AttributeKey.stringKey("http.route");
@@ -83,6 +97,7 @@ public final class SpanExport extends ContainerLifeCycle {
     static final AttributeKey<Boolean> COMPLETE = AttributeKey.booleanKey("rc10k.complete");
     static final AttributeKey<String> PART = AttributeKey.stringKey("rc10k.part");
     static final AttributeKey<String> PARTNER = AttributeKey.stringKey("rc10k.partner");
+    private static final AttributeKey<String> SERVICE = AttributeKey.stringKey("service.name");
 
     private static final Logger LOG = LoggerFactory.getLogger(SpanExport.class);
     private static final Ended STOP = new Ended(null, null, 0, false, 0, 0);
@@ -96,28 +111,31 @@ public final class SpanExport extends ContainerLifeCycle {
     private record Shape(String name, Attributes attributes, String[] callNames, Attributes[] callAttributes) {
     }
 
-    private final URI tracesUrl;
+    private final URI otlpEndpoint;
     private final Map<String, Shape> shapes = new HashMap<>();
-    private final Resource resource = Resource.getDefault().merge(Resource.create(
-            Attributes.of(AttributeKey.stringKey("service.name"), SERVICE_NAME)));
     private final BlockingQueue<Ended> queue = new ArrayBlockingQueue<>(QUEUED_REQUESTS);
     private final AtomicLong dropped = new AtomicLong();
-    private final AtomicLong exported = new AtomicLong();
-    private SpanExporter exporter;
+    private final PresetSpanIds ids = new PresetSpanIds();
+    private final List<ReportingSpanExporter> exporters = new CopyOnWriteArrayList<>();
+    /** Where each exporter sends, for the start's log line. */
+    private final List<String> destinations = new CopyOnWriteArrayList<>();
+    /** Set at start, before any request is routed; read by routing threads. */
+    private volatile Sampler sampler;
+    private OpenTelemetrySdk sdk;
+    private Tracer tracer;
     private Thread worker;
     /** Export thread only: drops already logged, and when. */
     private long reportedDrops;
     private long reportedDropsAt;
-    /** Export thread only: exports fail (logged once, with the first failure), and the spans lost since. */
-    private boolean failing;
-    private long lostWhileFailing;
 
     /**
-     * @param endpoint the collector: a URL without a path sends to its {@code /v1/traces} (as
-     *                 {@code OTEL_EXPORTER_OTLP_ENDPOINT} does); with a path, to that URL
+     * @param otlpEndpoint {@code --otlp-endpoint}, or null. A URL without a path sends to its
+     *                     {@code /v1/traces} (as {@code OTEL_EXPORTER_OTLP_ENDPOINT} does); with a path, to
+     *                     that URL. It wins over the environment's exporter and endpoint; null leaves them
+     *                     to the environment
      */
-    public SpanExport(URI endpoint, Definitions definitions) {
-        this.tracesUrl = tracesUrl(endpoint);
+    public SpanExport(URI otlpEndpoint, Definitions definitions) {
+        this.otlpEndpoint = otlpEndpoint;
         for (MashupDefinition m : definitions.mashups().values()) {
             List<CallDefinition> calls = m.calls();
             String[] callNames = new String[calls.size()];
@@ -141,10 +159,6 @@ public final class SpanExport extends ContainerLifeCycle {
         return path == null || path.isEmpty() || path.equals("/") ? endpoint.resolve("/v1/traces") : endpoint;
     }
 
-    public URI tracesUrl() {
-        return tracesUrl;
-    }
-
     /** Requests whose spans were dropped because {@value #QUEUED_REQUESTS} were already waiting. */
     public long dropped() {
         return dropped.get();
@@ -152,7 +166,18 @@ public final class SpanExport extends ContainerLifeCycle {
 
     /** Spans the collector accepted. */
     public long exported() {
-        return exported.get();
+        return exporters.stream().mapToLong(ReportingSpanExporter::exported).sum();
+    }
+
+    /** The configured sampler's decision for a request's server span, before its calls carry it on. */
+    @Override
+    public boolean sampled(String traceId, String parentSpanId, String parentFlags, String mashup) {
+        Context parent = parentSpanId == null ? Context.root() : Context.root().with(Span.wrap(
+                SpanContext.createFromRemoteParent(traceId, parentSpanId, TraceFlags.fromHex(parentFlags, 0),
+                        TraceState.getDefault())));
+        Shape shape = shapes.get(mashup);
+        return sampler.shouldSample(parent, traceId, shape.name(), SpanKind.SERVER, shape.attributes(), List.of())
+                .getDecision() == SamplingDecision.RECORD_AND_SAMPLE;
     }
 
     /**
@@ -171,76 +196,114 @@ public final class SpanExport extends ContainerLifeCycle {
 
     @Override
     protected void doStart() throws Exception {
-        exporter = OtlpHttpSpanExporter.builder().setEndpoint(tracesUrl.toString()).setTimeout(EXPORT_TIMEOUT)
-                .setMeterProvider(MeterProvider::noop).build();
+        AutoConfiguredOpenTelemetrySdkBuilder builder = AutoConfiguredOpenTelemetrySdk.builder()
+                .addPropertiesSupplier(() -> DEFAULTS)
+                .addResourceCustomizer((resource, config) -> named(resource))
+                .addSamplerCustomizer((configured, config) -> {
+                    sampler = configured;
+                    return new PresetSampler(configured, ids);
+                })
+                .addTracerProviderCustomizer((tracerProvider, config) -> tracerProvider.setIdGenerator(ids))
+                .addSpanExporterCustomizer(this::reporting)
+                .disableShutdownHook();
+        if (otlpEndpoint != null) {
+            builder.addPropertiesCustomizer(config -> Map.of("otel.sdk.disabled", "false",
+                    "otel.traces.exporter", "otlp", "otel.exporter.otlp.traces.protocol", "http/protobuf",
+                    "otel.exporter.otlp.traces.endpoint", tracesUrl(otlpEndpoint).toString()));
+        }
+        try {
+            sdk = builder.build().getOpenTelemetrySdk();
+        } catch (RuntimeException e) {
+            // ConfigurationException: a bad OTEL_* setting; its message names it.
+            throw new IllegalStateException("span export (OTEL_* settings): " + e.getMessage(), e);
+        }
+        tracer = sdk.getTracerProvider().get(SCOPE);
         reportedDropsAt = System.nanoTime() - DROPS_REPORT_NANOS;
-        worker = new Thread(this::exportUntilStopped, "mashup-otlp-export");
+        worker = new Thread(this::recordUntilStopped, "mashup-otlp-export");
         worker.setDaemon(true);
         worker.start();
         super.doStart();
-        LOG.info("exporting spans to {} (OTLP/HTTP): a server span per sampled mashup request, a client span per "
-                + "partner call", tracesUrl);
+        LOG.info("exporting spans to {}: a server span per sampled mashup request, a client span per partner call; "
+                + "sampler {}", destinations.isEmpty() ? "nowhere (no exporter)" : String.join(", ", destinations),
+                sampler.getDescription());
     }
 
-    /** Sends what is queued (waiting at most {@link #EXPORT_TIMEOUT} for it), then closes the exporter. */
+    /** Sends what is queued (waiting at most {@link #STOP_TIMEOUT} for it), then shuts the SDK down. */
     @Override
     protected void doStop() throws Exception {
         super.doStop();
-        if (!queue.offer(STOP, EXPORT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+        if (worker == null) {
+            return; // the SDK could not be configured: nothing started
+        }
+        long end = System.nanoTime() + STOP_TIMEOUT.toNanos();
+        if (!queue.offer(STOP, STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
             worker.interrupt();
         }
-        worker.join(EXPORT_TIMEOUT.toMillis() + 1_000);
-        exporter.shutdown().join(5, TimeUnit.SECONDS);
+        worker.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime())));
+        worker = null;
+        // The batch processor exports what it holds, then closes the exporter.
+        sdk.shutdown().join(Math.max(1, end - System.nanoTime()), TimeUnit.NANOSECONDS);
     }
 
-    private void exportUntilStopped() {
-        List<Ended> batch = new ArrayList<>();
-        int spans = 0;
-        long due = 0;
-        while (true) {
-            Ended next;
-            try {
-                next = batch.isEmpty() ? queue.take() : queue.poll(due - System.nanoTime(), TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                next = STOP;
+    private static Resource named(Resource resource) {
+        String name = resource.getAttribute(SERVICE);
+        return name == null || name.startsWith("unknown_service")
+                ? resource.merge(Resource.create(Attributes.of(SERVICE, SERVICE_NAME))) : resource;
+    }
+
+    /** Wraps each configured exporter to tell its failures and recoveries, and notes where it sends. */
+    private SpanExporter reporting(SpanExporter exporter, ConfigProperties config) {
+        String destination;
+        if (exporter.getClass().getName().startsWith("io.opentelemetry.exporter.otlp.")) {
+            String protocol = config.getString("otel.exporter.otlp.traces.protocol",
+                    config.getString("otel.exporter.otlp.protocol", "http/protobuf"));
+            destination = config.getString("otel.exporter.otlp.traces.endpoint");
+            if (destination == null) {
+                String base = config.getString("otel.exporter.otlp.endpoint",
+                        protocol.equals("grpc") ? "http://localhost:4317" : "http://localhost:4318");
+                destination = protocol.equals("grpc") ? base : (base.endsWith("/") ? base : base + "/") + "v1/traces";
             }
-            if (next == STOP) {
-                List<Ended> rest = new ArrayList<>();
-                queue.drainTo(rest);
-                for (Ended ended : rest) {
-                    batch.add(ended);
-                    spans += spans(ended);
-                    if (spans >= BATCH_SPANS) {
-                        export(batch);
-                        batch.clear();
-                        spans = 0;
-                    }
-                }
-                export(batch);
-                return;
-            }
-            if (next != null) {
-                if (batch.isEmpty()) {
-                    due = System.nanoTime() + BATCH_DELAY_NANOS;
-                }
-                batch.add(next);
-                spans += spans(next);
-                if (spans < BATCH_SPANS) {
-                    continue;
-                }
-            }
-            export(batch);
-            batch.clear();
-            spans = 0;
+            destinations.add(destination + " (" + switch (protocol) {
+                case "grpc" -> "OTLP/gRPC";
+                case "http/json" -> "OTLP/HTTP, JSON";
+                default -> "OTLP/HTTP";
+            } + ")");
+        } else {
+            destination = exporter.toString();
+            destinations.add(destination);
         }
+        ReportingSpanExporter reporting = new ReportingSpanExporter(exporter, destination);
+        exporters.add(reporting);
+        return reporting;
     }
 
-    private static int spans(Ended ended) {
-        return 1 + (ended.outcomes() == null ? 0 : ended.outcomes().size());
+    private void recordUntilStopped() {
+        List<Ended> batch = new ArrayList<>();
+        boolean stop = false;
+        while (!stop) {
+            try {
+                batch.add(queue.take());
+            } catch (InterruptedException e) {
+                batch.add(STOP);
+            }
+            queue.drainTo(batch);
+            reportDrops();
+            // Requests time themselves with nanoTime; one reading of the wall clock per batch places them.
+            Instant now = Instant.now();
+            long toEpoch = now.getEpochSecond() * 1_000_000_000L + now.getNano() - System.nanoTime();
+            for (Ended ended : batch) {
+                if (ended == STOP) {
+                    stop = true;
+                } else {
+                    record(ended, toEpoch);
+                }
+            }
+            batch.clear();
+        }
     }
 
     /** Export thread only. */
-    private void export(List<Ended> batch) {
+    private void reportDrops() {
         long drops = dropped.get();
         if (drops > reportedDrops && System.nanoTime() - reportedDropsAt > DROPS_REPORT_NANOS) {
             LOG.warn("the spans of {} mashup requests were dropped: {} were already waiting for export",
@@ -248,94 +311,52 @@ public final class SpanExport extends ContainerLifeCycle {
             reportedDrops = drops;
             reportedDropsAt = System.nanoTime();
         }
-        if (batch.isEmpty()) {
-            return;
-        }
-        // Requests time themselves with nanoTime; one reading of the wall clock per export places them.
-        Instant now = Instant.now();
-        long toEpoch = now.getEpochSecond() * 1_000_000_000L + now.getNano() - System.nanoTime();
-        List<SpanData> spans = new ArrayList<>();
-        for (Ended ended : batch) {
-            addSpans(spans, ended, toEpoch);
-        }
-        CompletableResultCode result;
-        try {
-            result = exporter.export(spans).join(EXPORT_TIMEOUT.toMillis() + 1_000, TimeUnit.MILLISECONDS);
-        } catch (RuntimeException e) {
-            result = CompletableResultCode.ofExceptionalFailure(e);
-        }
-        if (result.isSuccess()) {
-            exported.addAndGet(spans.size());
-            if (failing) {
-                failing = false;
-                LOG.info("exporting spans to {} again; {} spans were lost while it failed", tracesUrl,
-                        lostWhileFailing);
-            }
-            return;
-        }
-        // One line when exports start failing and one when they work again, as for a partner's circuit.
-        lostWhileFailing = failing ? lostWhileFailing + spans.size() : spans.size();
-        if (!failing) {
-            failing = true;
-            LOG.warn("could not export {} spans to {}: {}; spans are lost until an export succeeds", spans.size(),
-                    tracesUrl, why(result));
-        }
     }
 
-    private static String why(CompletableResultCode result) {
-        if (!result.isDone()) {
-            return "no answer within " + (EXPORT_TIMEOUT.toMillis() + 1_000) + " ms";
-        }
-        Throwable cause = result.getFailureThrowable();
-        if (cause == null) {
-            return "the export failed";
-        }
-        // The exporter wraps an I/O failure several times over; the first I/O exception says what happened.
-        for (Throwable next = cause; next != null; next = next.getCause() == next ? null : next.getCause()) {
-            if (next instanceof IOException && !(next instanceof UncheckedIOException)) {
-                return next.toString();
-            }
-        }
-        // Else the endpoint answered with an error status, which only the exporter's own log names.
-        return "the endpoint answered with an error (" + cause.getClass().getSimpleName() + "; the exporter's log "
-                + "says more with --log-level io.opentelemetry=warn)";
-    }
-
-    private void addSpans(List<SpanData> spans, Ended ended, long toEpoch) {
+    /** One request's spans, through the SDK's tracer with the request's own ids. Export thread only. */
+    private void record(Ended ended, long toEpoch) {
         TraceContext trace = ended.route().trace();
         String traceId = trace.traceId();
-        SpanContext request = SpanContext.create(traceId, trace.spanId(), TraceFlags.getSampled(),
-                TraceState.getDefault());
         String parentId = trace.parentSpanId();
-        SpanContext parent = parentId == null ? SpanContext.getInvalid() : SpanContext.createFromRemoteParent(traceId,
-                parentId, TraceFlags.getSampled(), TraceState.getDefault());
+        Context parent = parentId == null ? Context.root() : Context.root().with(Span.wrap(
+                SpanContext.createFromRemoteParent(traceId, parentId, TraceFlags.getSampled(), TraceState.getDefault())));
         Shape shape = shapes.get(ended.route().mashup().name());
         long start = ended.startNanos() + toEpoch;
-        AttributesBuilder attributes = shape.attributes().toBuilder().put(COMPLETE, ended.complete());
-        if (ended.status() > 0) {
-            attributes.put(STATUS, ended.status());
-        }
-        spans.add(new ExportedSpan(shape.name(), SpanKind.SERVER, request, parent,
-                ended.status() >= 500 ? StatusData.error() : StatusData.unset(), start,
-                ended.endNanos() + toEpoch, attributes.build(), resource));
-        List<Outcome> outcomes = ended.outcomes() == null ? List.of() : ended.outcomes();
-        long[] spanIds = ended.route().spanIds();
-        for (int i = 0; i < outcomes.size() && i < spanIds.length; i++) {
-            Outcome outcome = outcomes.get(i);
-            AttributesBuilder call = shape.callAttributes()[i].toBuilder();
-            if (outcome.status() > 0) {
-                call.put(STATUS, outcome.status());
+        try {
+            ids.set(traceId, trace.spanId());
+            Span request = tracer.spanBuilder(shape.name()).setParent(parent).setSpanKind(SpanKind.SERVER)
+                    .setStartTimestamp(start, TimeUnit.NANOSECONDS).setAllAttributes(shape.attributes()).startSpan();
+            request.setAttribute(COMPLETE, ended.complete());
+            if (ended.status() > 0) {
+                request.setAttribute(STATUS, (long) ended.status());
             }
-            if (outcome.kind() != Outcome.Kind.OK) {
-                // As OpenTelemetry's HTTP conventions say: the status code for an HTTP error, else what went wrong.
-                call.put(ERROR, outcome.kind() == Outcome.Kind.HTTP_ERROR ? Integer.toString(outcome.status())
-                        : outcome.kind().label());
+            if (ended.status() >= 500) {
+                request.setStatus(StatusCode.ERROR);
             }
-            // A call starts with its request (routing takes microseconds) and lasts what its exchange took.
-            spans.add(new ExportedSpan(shape.callNames()[i], SpanKind.CLIENT, SpanContext.create(traceId,
-                    SpanId.fromLong(spanIds[i]), TraceFlags.getSampled(), TraceState.getDefault()), request,
-                    outcome.kind() == Outcome.Kind.OK ? StatusData.unset() : StatusData.error(), start,
-                    start + outcome.elapsedNanos(), call.build(), resource));
+            Context inRequest = parent.with(request);
+            List<Outcome> outcomes = ended.outcomes() == null ? List.of() : ended.outcomes();
+            long[] spanIds = ended.route().spanIds();
+            for (int i = 0; i < outcomes.size() && i < spanIds.length; i++) {
+                Outcome outcome = outcomes.get(i);
+                ids.set(traceId, SpanId.fromLong(spanIds[i]));
+                // A call starts with its request (routing takes microseconds) and lasts what its exchange took.
+                Span call = tracer.spanBuilder(shape.callNames()[i]).setParent(inRequest).setSpanKind(SpanKind.CLIENT)
+                        .setStartTimestamp(start, TimeUnit.NANOSECONDS).setAllAttributes(shape.callAttributes()[i])
+                        .startSpan();
+                if (outcome.status() > 0) {
+                    call.setAttribute(STATUS, (long) outcome.status());
+                }
+                if (outcome.kind() != Outcome.Kind.OK) {
+                    // As OpenTelemetry's HTTP conventions say: the status code for an HTTP error, else what went wrong.
+                    call.setAttribute(ERROR, outcome.kind() == Outcome.Kind.HTTP_ERROR
+                            ? Integer.toString(outcome.status()) : outcome.kind().label());
+                    call.setStatus(StatusCode.ERROR);
+                }
+                call.end(start + outcome.elapsedNanos(), TimeUnit.NANOSECONDS);
+            }
+            request.end(ended.endNanos() + toEpoch, TimeUnit.NANOSECONDS);
+        } finally {
+            ids.clear();
         }
     }
 
@@ -348,6 +369,6 @@ public final class SpanExport extends ContainerLifeCycle {
 
     @Override
     public String toString() {
-        return "SpanExport to " + tracesUrl;
+        return "SpanExport to " + (otlpEndpoint == null ? "the environment's exporter" : tracesUrl(otlpEndpoint));
     }
 }

@@ -27,7 +27,8 @@ import org.eclipse.jetty.http.HttpHeader;
  * the spec's limits. Anything else — absent, malformed, duplicated — starts a new trace: a random
  * trace id, no {@code tracestate}, and flags {@code 00} (the spec's default for a trace a component
  * starts is "not sampled"), or {@code 01} when the server exports spans ({@link SpanExport}) and so
- * records the trace it starts.</p>
+ * records the trace it starts. A server that exports may instead let its sampler decide, for a
+ * continued trace too ({@link Sampling}).</p>
  *
  * <p>Threading: made by the thread that routes the request, which also calls {@link #traceparent}
  * for each call (it rewrites one buffer); after routing, only the immutable values ({@link #traceId},
@@ -78,6 +79,21 @@ public final class TraceContext {
         this.traceresponse = headerValue(newSpanId());
     }
 
+    /**
+     * Whether this server records a trace: asked once per routed request when spans are exported, so that
+     * the flags the partners receive carry the decision (OpenTelemetry's sampler, {@link SpanExport}).
+     */
+    @FunctionalInterface
+    public interface Sampling {
+        /**
+         * @param traceId      the trace's 32 hex digits
+         * @param parentSpanId the caller's span (16 hex digits), or null for a trace this server starts
+         * @param parentFlags  the caller's flags ({@code 01}: it records the trace), or null
+         * @param mashup       the mashup's name
+         */
+        boolean sampled(String traceId, String parentSpanId, String parentFlags, String mashup);
+    }
+
     /** The request's trace context, from its {@code traceparent} and {@code tracestate} headers. */
     public static TraceContext of(HttpServletRequest request) {
         return of(request, false);
@@ -111,6 +127,27 @@ public final class TraceContext {
             }
         }
         return new TraceContext(traceparent, 0, 0, flags & SAMPLED, bounded(tracestate));
+    }
+
+    /**
+     * The request's trace context as {@link #of(HttpServletRequest, boolean)} reads it, its {@code sampled}
+     * flag decided by {@code sampling} (a new trace's ids are chosen first: a sampler may decide by them).
+     */
+    public static TraceContext of(HttpServletRequest request, Sampling sampling, String mashup) {
+        TraceContext trace = of(request, false);
+        String parentFlags = trace.inbound == null ? null : trace.inbound.substring(FLAGS, FLAGS + 2);
+        boolean sampled = sampling.sampled(trace.traceId(), trace.parentSpanId(), parentFlags, mashup);
+        return sampled == trace.sampled() ? trace : new TraceContext(trace, sampled ? SAMPLED : 0);
+    }
+
+    /** {@code from} with other flags: the same trace, spans and {@code tracestate}. */
+    private TraceContext(TraceContext from, int flags) {
+        System.arraycopy(from.header, 0, header, 0, LENGTH);
+        header[FLAGS] = HEX[flags >>> 4];
+        header[FLAGS + 1] = HEX[flags & 0xf];
+        this.inbound = from.inbound;
+        this.tracestate = from.tracestate;
+        this.traceresponse = from.traceresponse.substring(0, FLAGS) + (char) header[FLAGS] + (char) header[FLAGS + 1];
     }
 
     /** Continues {@code traceparent} when it is valid, else starts a new trace ({@code tracestate} then dropped). */

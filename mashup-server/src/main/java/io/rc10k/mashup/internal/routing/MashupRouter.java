@@ -123,16 +123,19 @@ public final class MashupRouter {
     }
 
     private final List<Compiled> mashups = new ArrayList<>();
-    /** Whether a trace this server starts is sampled: it is when the server exports spans. */
-    private final boolean sampleNewTraces;
+    /** Decides the {@code sampled} flag when the server exports spans; null: it does not. */
+    private final TraceContext.Sampling sampling;
 
     public MashupRouter(Definitions definitions) {
-        this(definitions, false);
+        this(definitions, null);
     }
 
-    /** @param sampleNewTraces start new traces sampled ({@code 01}): this server records them ({@link SpanExport}) */
-    public MashupRouter(Definitions definitions, boolean sampleNewTraces) {
-        this.sampleNewTraces = sampleNewTraces;
+    /**
+     * @param sampling decides whether each request's trace is sampled, as the server records it ({@link SpanExport});
+     *                 null: the caller's decision is passed on and the traces this server starts are not sampled
+     */
+    public MashupRouter(Definitions definitions, TraceContext.Sampling sampling) {
+        this.sampling = sampling;
         for (MashupDefinition m : definitions.mashups().values()) {
             List<UriTemplate> templates = m.calls().stream().map(c -> UriTemplate.parse(c.template())).toList();
             List<String> names = m.calls().stream().map(CallDefinition::name).toList();
@@ -260,7 +263,8 @@ public final class MashupRouter {
                         + "\" (accepted: a non-empty value other than . and ..)", name);
             }
         }
-        TraceContext trace = TraceContext.of(request, sampleNewTraces);
+        TraceContext trace = sampling == null ? TraceContext.of(request, false)
+                : TraceContext.of(request, sampling, m.name());
         List<Call> calls = new ArrayList<>(m.calls().size());
         long[] spanIds = new long[m.calls().size()];
         for (int i = 0; i < m.calls().size(); i++) {

@@ -93,8 +93,8 @@ public final class MashupServlets {
 
     /** Mounts every servlet of a server over {@code definitions}. */
     public static void mount(Mount mount, Definitions definitions, Parts parts) {
-        // A server that records spans starts its traces sampled, so that its partners may record theirs.
-        MashupRouter router = new MashupRouter(definitions, parts.spans() != null);
+        // A server that records spans lets its sampler set the flags its partners receive.
+        MashupRouter router = new MashupRouter(definitions, parts.spans());
         HttpServlet mashups = parts.mode().blocks()
                 ? new BlockingMashupServlet(router, parts.broker(), parts.metrics(), parts.callThreads(), parts.spans())
                 : new AsyncMashupServlet(router, parts.broker(), parts.metrics(), parts.spans());
