@@ -143,6 +143,8 @@ public final class BrokerClient extends ContainerLifeCycle {
     private Wire jettyHttp1;
     /** https partners' calls, by partner name: over Jetty's client, h2 or HTTP/1.1 as each partner says. */
     private Map<String, Wire> secureWires = Map.of();
+    /** The client each https partner is called on, by partner name: for its connection counts. */
+    private Map<String, HttpClient> secureClients = Map.of();
     /** The clients of https partners with TLS settings of their own, beans of this one while it runs. */
     private List<HttpClient> ownTlsClients = List.of();
     private final boolean http1OverJetty;
@@ -199,6 +201,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         // https partners with settings of their own (a CA file, a client certificate) get a client per settings.
         Map<Partner.Tls, HttpClient> tlsClients = new HashMap<>();
         Map<String, Wire> secure = new HashMap<>();
+        Map<String, HttpClient> clients = new HashMap<>();
         for (Partner partner : partners.values()) {
             if (!partner.secure()) {
                 continue;
@@ -214,10 +217,12 @@ public final class BrokerClient extends ContainerLifeCycle {
                 tlsClients.put(partner.tls(), client);
                 addBean(client, true);
             }
+            clients.put(partner.name(), client);
             secure.put(partner.name(), new JettyWire(client,
                     partner.protocol().multiplexed() ? HttpVersion.HTTP_2 : HttpVersion.HTTP_1_1));
         }
         secureWires = Map.copyOf(secure);
+        secureClients = Map.copyOf(clients);
         ownTlsClients = List.copyOf(tlsClients.values());
         http1 = new Http1Wire(partners.values(), executor, selectors > 0 ? selectors : Http1Wire.defaultLoops(executor));
         addBean(http1, true);
@@ -529,13 +534,15 @@ public final class BrokerClient extends ContainerLifeCycle {
         int open = 0;
         int active = 0;
         int idle = 0;
-        if (http1 != null && !http1OverJetty && state.partner().protocol() == Partner.Protocol.HTTP_1_1) {
+        Partner partner = state.partner();
+        HttpClient client = partner.secure() ? secureClients.get(partnerName) : http;
+        if (http1 != null && !http1OverJetty && !partner.secure() && partner.protocol() == Partner.Protocol.HTTP_1_1) {
             int[] counts = http1.connections(partnerName);
             open = counts[0];
             active = counts[1];
             idle = counts[2];
-        } else if (http != null) {
-            for (Destination destination : http.getDestinations()) {
+        } else if (client != null) {
+            for (Destination destination : client.getDestinations()) {
                 if (partnerName.equals(destination.getOrigin().getTag())) {
                     ConnectionPool pool = destination.getConnectionPool();
                     if (pool instanceof AbstractConnectionPool counted) {
@@ -546,8 +553,10 @@ public final class BrokerClient extends ContainerLifeCycle {
                 }
             }
         }
+        List<PartnerStats.Host> hosts = state.hosts().all().stream()
+                .map(h -> new PartnerStats.Host(h.label(), h.inFlight(), h.ejected(), h.ejections())).toList();
         return new PartnerStats(partnerName, state.inFlight(), open, active, idle, state.outcomes(),
-                state.breakerState());
+                state.breakerState(), hosts);
     }
 
     /**

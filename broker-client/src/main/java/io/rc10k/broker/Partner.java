@@ -145,10 +145,47 @@ public final class Partner {
             }
         }
     }
+    /** How calls are spread over a partner's hosts ({@link Builder#hosts}). */
+    public enum Balancing {
+        /** To the host with the fewest calls out now (ties taken in turn): a slow host gets fewer. */
+        LEAST_IN_FLIGHT,
+        /** To each host in turn. */
+        ROUND_ROBIN;
+
+        /** Parses {@code least_in_flight} or {@code round_robin} (any case, {@code -} for {@code _}). */
+        public static Balancing parse(String text) {
+            return switch (text.toLowerCase(Locale.ROOT).replace('-', '_')) {
+                case "least_in_flight" -> LEAST_IN_FLIGHT;
+                case "round_robin" -> ROUND_ROBIN;
+                default -> throw new IllegalArgumentException("balancing: \"" + text
+                        + "\" (accepted: least_in_flight, round_robin)");
+            };
+        }
+    }
+
+    /**
+     * Passive outlier ejection over a partner's hosts: a host whose calls fail this many times in a row
+     * (as the circuit breaker counts failures) takes no calls for the cool-down, then takes them again.
+     * The last host that is not ejected never is: calls always have somewhere to go.
+     */
+    public record Ejection(int consecutiveFailures, Duration coolDown) {
+        public static final Ejection DEFAULT = new Ejection(5, Duration.ofSeconds(10));
+
+        public Ejection {
+            if (consecutiveFailures < 1 || coolDown == null || coolDown.isNegative() || coolDown.isZero()) {
+                throw new IllegalArgumentException("ejection: consecutiveFailures " + consecutiveFailures
+                        + ", coolDown " + coolDown + " (accepted: consecutiveFailures >= 1, coolDown > 0)");
+            }
+        }
+    }
+
     private static final Pattern NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_-]{0,63}");
 
     private final String name;
     private final URI baseUri;
+    private final List<URI> baseUris;
+    private final Balancing balancing;
+    private final Ejection ejection;
     private final Protocol protocol;
     private final Tls tls;
     /** Sent on every call; values may be credentials, so they leave this class only for the wire. */
@@ -166,7 +203,10 @@ public final class Partner {
 
     private Partner(Builder b) {
         this.name = b.name;
-        this.baseUri = b.baseUri;
+        this.baseUri = b.baseUris.get(0);
+        this.baseUris = List.copyOf(b.baseUris);
+        this.balancing = b.balancing;
+        this.ejection = b.ejection;
         this.protocol = b.protocol;
         this.tls = b.tls;
         this.headers = b.headers.asImmutable();
@@ -208,6 +248,22 @@ public final class Partner {
     /** Scheme, host, port and base path; never taken from an inbound request. */
     public URI baseUri() {
         return baseUri;
+    }
+
+    /**
+     * Every host the partner is served from, the first being {@link #baseUri()}: one scheme and base path,
+     * each its own host and port, with its own pool of up to {@link #maxConnections()} connections.
+     */
+    public List<URI> baseUris() {
+        return baseUris;
+    }
+
+    public Balancing balancing() {
+        return balancing;
+    }
+
+    public Ejection ejection() {
+        return ejection;
     }
 
     /** HTTP/1.1, or HTTP/2: {@link Protocol#H2C} for an {@code http} partner, {@link Protocol#H2} for an {@code https} one. */
@@ -286,7 +342,7 @@ public final class Partner {
 
     @Override
     public String toString() {
-        return "Partner{" + name + " " + baseUri + " " + protocol + (secure() ? " " + tls : "")
+        return "Partner{" + name + " " + (baseUris.size() == 1 ? baseUri : baseUris + " " + balancing) + " " + protocol + (secure() ? " " + tls : "")
                 + (headers.size() == 0 ? "" : ", headers=" + headerNames() + " (values hidden)") + ", maxConnections=" + maxConnections
                 + ", maxQueued=" + maxQueued + ", connectTimeout=" + connectTimeout.toMillis() + "ms, callTimeout="
                 + callTimeout.toMillis() + "ms, maxResponseBytes=" + maxResponseBytes + ", retries=" + retries + "}";
@@ -294,7 +350,9 @@ public final class Partner {
 
     public static final class Builder {
         private final String name;
-        private final URI baseUri;
+        private final List<URI> baseUris = new ArrayList<>();
+        private Balancing balancing = Balancing.LEAST_IN_FLIGHT;
+        private Ejection ejection = Ejection.DEFAULT;
         private Protocol protocol = Protocol.HTTP_1_1;
         private Tls tls = Tls.DEFAULT;
         private final HttpFields.Mutable headers = HttpFields.build();
@@ -315,20 +373,58 @@ public final class Partner {
                         + " _ or -, at most 64)");
             }
             this.name = name;
-            this.baseUri = parseBase(name, baseUri);
+            this.baseUris.add(parseBase(name + ".baseUri", baseUri));
         }
 
-        private static URI parseBase(String name, String text) {
+        /**
+         * Serve the partner from these hosts instead, the first being its {@link Partner#baseUri()}: each call
+         * goes to one of them ({@link #balancing}), a retry or hedge to another when it can, and a host that
+         * keeps failing is ejected for a while ({@link #ejection}). They share the scheme and base path.
+         */
+        public Builder hosts(List<String> baseUris) {
+            if (baseUris == null || baseUris.isEmpty()) {
+                throw new IllegalArgumentException(name + ".baseUris: give at least one");
+            }
+            List<URI> parsed = new ArrayList<>();
+            for (int i = 0; i < baseUris.size(); i++) {
+                URI uri = parseBase(name + ".baseUris[" + i + "]", baseUris.get(i));
+                if (!parsed.isEmpty() && (!uri.getScheme().equals(parsed.get(0).getScheme())
+                        || !uri.getRawPath().equals(parsed.get(0).getRawPath()))) {
+                    throw new IllegalArgumentException(name + ".baseUris[" + i + "]: \"" + baseUris.get(i)
+                            + "\" (accepted: the scheme and base path of baseUris[0], " + parsed.get(0) + ")");
+                }
+                if (parsed.contains(uri)) {
+                    throw new IllegalArgumentException(name + ".baseUris[" + i + "]: \"" + baseUris.get(i)
+                            + "\" is listed twice");
+                }
+                parsed.add(uri);
+            }
+            this.baseUris.clear();
+            this.baseUris.addAll(parsed);
+            return this;
+        }
+
+        public Builder balancing(Balancing balancing) {
+            this.balancing = Objects.requireNonNull(balancing, "balancing");
+            return this;
+        }
+
+        public Builder ejection(Ejection ejection) {
+            this.ejection = Objects.requireNonNull(ejection, "ejection");
+            return this;
+        }
+
+        private static URI parseBase(String field, String text) {
             URI uri;
             try {
                 uri = URI.create(text);
             } catch (RuntimeException e) {
-                throw new IllegalArgumentException(name + ".baseUri: \"" + text + "\" is not a URI");
+                throw new IllegalArgumentException(field + ": \"" + text + "\" is not a URI");
             }
             String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
             if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null || uri.getRawQuery() != null
                     || uri.getRawFragment() != null || uri.getRawUserInfo() != null) {
-                throw new IllegalArgumentException(name + ".baseUri: \"" + text + "\" (accepted: http[s]://host[:port]"
+                throw new IllegalArgumentException(field + ": \"" + text + "\" (accepted: http[s]://host[:port]"
                         + "[/base/path], without user info, query or fragment)");
             }
             String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
@@ -437,6 +533,7 @@ public final class Partner {
         }
 
         public Partner build() {
+            URI baseUri = baseUris.get(0);
             boolean secure = "https".equals(baseUri.getScheme());
             if (protocol == Protocol.H2C && secure) {
                 throw new IllegalArgumentException(name + ".protocol: h2c is cleartext HTTP/2 but baseUri is " + baseUri

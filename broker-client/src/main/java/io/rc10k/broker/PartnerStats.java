@@ -1,5 +1,6 @@
 package io.rc10k.broker;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -14,5 +15,15 @@ import java.util.Map;
  * @param circuit            the circuit breaker: {@code closed}, {@code open} or {@code half_open}
  */
 public record PartnerStats(String partner, int inFlight, int connectionsOpen, int connectionsActive,
-        int connectionsIdle, Map<Outcome.Kind, Long> outcomes, String circuit) {
+        int connectionsIdle, Map<Outcome.Kind, Long> outcomes, String circuit, List<Host> hosts) {
+    /**
+     * One of the partner's hosts ({@link Partner#baseUris()}).
+     *
+     * @param host       {@code host:port}
+     * @param inFlight   attempts out to it now (counted only for a partner with several hosts; else 0)
+     * @param ejected    whether it takes no calls now, ejected after failures in a row ({@link Partner.Ejection})
+     * @param ejections  times it was ejected, since start
+     */
+    public record Host(String host, int inFlight, boolean ejected, long ejections) {
+    }
 }

@@ -113,9 +113,8 @@ final class CircuitBreaker {
 
     /** Under the lock: counts the outcome; the change it made, or null. */
     private Change change(Outcome.Kind kind, int status, long permit) {
-        boolean failure = kind == Outcome.Kind.CONNECT_FAILED || kind == Outcome.Kind.TLS_FAILED || kind == Outcome.Kind.RESET
-                || kind == Outcome.Kind.MALFORMED || kind == Outcome.Kind.TIMEOUT || (kind == Outcome.Kind.HTTP_ERROR && status >= 500);
-        boolean counted = failure || kind == Outcome.Kind.OK || kind == Outcome.Kind.HTTP_ERROR;
+        boolean failure = isFailure(kind, status);
+        boolean counted = isCounted(kind, status);
         if (state == State.HALF_OPEN) {
             if (permit <= 0 || permit != probe) {
                 return null; // not the probe's outcome (there may be no probe out: the last one told nothing)
@@ -167,5 +166,17 @@ final class CircuitBreaker {
 
     State state() {
         return state;
+    }
+
+    /** What the partner is responsible for: the failures the breaker (and host ejection) count. */
+    static boolean isFailure(Outcome.Kind kind, int status) {
+        return kind == Outcome.Kind.CONNECT_FAILED || kind == Outcome.Kind.TLS_FAILED || kind == Outcome.Kind.RESET
+                || kind == Outcome.Kind.MALFORMED || kind == Outcome.Kind.TIMEOUT
+                || (kind == Outcome.Kind.HTTP_ERROR && status >= 500);
+    }
+
+    /** An outcome that tells something about the partner: a failure, or an answer. */
+    static boolean isCounted(Outcome.Kind kind, int status) {
+        return isFailure(kind, status) || kind == Outcome.Kind.OK || kind == Outcome.Kind.HTTP_ERROR;
     }
 }

@@ -2,6 +2,7 @@ package io.rc10k.broker.internal;
 
 import io.rc10k.broker.Partner;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.util.Iterator;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedDeque;
@@ -24,10 +25,23 @@ final class Http1Destination {
     private final Queue<Http1Call> waiting = new ConcurrentLinkedQueue<>();
 
     Http1Destination(Http1Wire wire, Partner partner) {
+        this(wire, partner, partner.baseUri());
+    }
+
+    /** @param base one of the partner's hosts ({@link Partner#baseUris()}): a destination and a pool per host */
+    Http1Destination(Http1Wire wire, Partner partner, URI base) {
         this.wire = wire;
         this.partner = partner;
-        int port = partner.baseUri().getPort() < 0 ? 80 : partner.baseUri().getPort();
-        this.address = InetSocketAddress.createUnresolved(partner.baseUri().getHost(), port);
+        this.address = InetSocketAddress.createUnresolved(base.getHost(), port(base));
+    }
+
+    static int port(URI uri) {
+        return uri.getPort() < 0 ? 80 : uri.getPort();
+    }
+
+    /** Whether {@code uri} is on this destination's host and port. */
+    boolean serves(URI uri) {
+        return address.getPort() == port(uri) && address.getHostString().equals(uri.getHost());
     }
 
     /** Puts the call on an idle connection, on a new one, or in the queue. */

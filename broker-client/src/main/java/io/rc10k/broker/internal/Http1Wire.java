@@ -34,7 +34,8 @@ public final class Http1Wire extends AbstractLifeCycle implements Wire {
     private static final long IDLE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     private final Executor executor;
-    private final Map<String, Http1Destination> destinations = new LinkedHashMap<>();
+    /** Per partner, a destination per host ({@link Partner#baseUris()}), in the partner's order. */
+    private final Map<String, Http1Destination[]> destinations = new LinkedHashMap<>();
     private final Http1Loop[] loops;
     private final AtomicInteger next = new AtomicInteger();
     private ThreadPoolBudget.Lease lease;
@@ -58,8 +59,9 @@ public final class Http1Wire extends AbstractLifeCycle implements Wire {
     public Http1Wire(Collection<Partner> partners, Executor executor, int loops) throws IOException {
         this.executor = executor;
         for (Partner partner : partners) {
-            if (partner.protocol() == Partner.Protocol.HTTP_1_1) {
-                destinations.put(partner.name(), new Http1Destination(this, partner));
+            if (partner.protocol() == Partner.Protocol.HTTP_1_1 && !partner.secure()) {
+                destinations.put(partner.name(), partner.baseUris().stream()
+                        .map(base -> new Http1Destination(this, partner, base)).toArray(Http1Destination[]::new));
             }
         }
         this.loops = new Http1Loop[loops];
@@ -81,8 +83,10 @@ public final class Http1Wire extends AbstractLifeCycle implements Wire {
     @Override
     protected void doStop() throws Exception {
         IOException stopping = new IOException("the broker client is stopping");
-        for (Http1Destination destination : destinations.values()) {
-            destination.failWaiting(stopping);
+        for (Http1Destination[] hosts : destinations.values()) {
+            for (Http1Destination destination : hosts) {
+                destination.failWaiting(stopping);
+            }
         }
         for (Http1Loop loop : loops) {
             loop.stop(5_000);
@@ -96,9 +100,13 @@ public final class Http1Wire extends AbstractLifeCycle implements Wire {
     @Override
     public Call newCall(String partner, String method, URI uri, HttpFields headers,
             long timeoutNanos, Events events) {
-        Http1Destination destination = destinations.get(partner);
-        if (destination == null) {
+        Http1Destination[] hosts = destinations.get(partner);
+        if (hosts == null) {
             throw new IllegalArgumentException("partner \"" + partner + "\" is not an HTTP/1.1 partner of this wire");
+        }
+        Http1Destination destination = hosts[0];
+        for (int i = 1; i < hosts.length && !destination.serves(uri); i++) {
+            destination = hosts[i];
         }
         return new Http1Call(destination, method, uri, headers, timeoutNanos, events);
     }
@@ -152,8 +160,10 @@ public final class Http1Wire extends AbstractLifeCycle implements Wire {
     /** On a loop, every tick: the first loop also ends calls that waited for a connection past their deadline. */
     void tick(Http1Loop loop, long now) {
         if (loop == loops[0]) {
-            for (Http1Destination destination : destinations.values()) {
-                destination.expireWaiting(now);
+            for (Http1Destination[] hosts : destinations.values()) {
+                for (Http1Destination destination : hosts) {
+                    destination.expireWaiting(now);
+                }
             }
         }
     }
@@ -177,14 +187,15 @@ public final class Http1Wire extends AbstractLifeCycle implements Wire {
         return IDLE_TIMEOUT_NANOS;
     }
 
-    /** Open, active and idle connections to {@code partner}; zeros for a partner this wire does not serve. */
+    /** Open, active and idle connections to {@code partner}, all its hosts; zeros for a partner this wire does not serve. */
     public int[] connections(String partner) {
-        Http1Destination destination = destinations.get(partner);
-        if (destination == null) {
-            return new int[3];
+        Http1Destination[] hosts = destinations.get(partner);
+        int open = 0;
+        int idle = 0;
+        for (Http1Destination destination : hosts == null ? new Http1Destination[0] : hosts) {
+            open += destination.open();
+            idle += destination.idle();
         }
-        int open = destination.open();
-        int idle = destination.idle();
         return new int[] {open, Math.max(0, open - idle), idle};
     }
 }

@@ -20,6 +20,7 @@ public final class PartnerState {
     private final AtomicInteger inFlight = new AtomicInteger();
     private final Map<Outcome.Kind, LongAdder> outcomes = new EnumMap<>(Outcome.Kind.class);
     private final CircuitBreaker breaker;
+    private final PartnerHosts hosts;
     private final BufferBudget buffers;
     private volatile ResponseCache cache;
     /**
@@ -40,6 +41,7 @@ public final class PartnerState {
         this.partner = partner;
         this.buffers = buffers;
         this.breaker = new CircuitBreaker(partner.name(), partner.circuitBreaker());
+        this.hosts = new PartnerHosts(partner);
         for (Outcome.Kind kind : Outcome.Kind.values()) {
             outcomes.put(kind, new LongAdder());
         }
@@ -47,6 +49,11 @@ public final class PartnerState {
 
     public Partner partner() {
         return partner;
+    }
+
+    /** The partner's hosts: where each attempt goes, which are ejected. */
+    public PartnerHosts hosts() {
+        return hosts;
     }
 
     BufferBudget buffers() {

@@ -245,7 +245,14 @@ public final class RealExchange implements Exchange {
 
     private void launch(long remaining, boolean hedge) {
         Attempt attempt = new Attempt(hedge);
-        attempt.call = wire.newCall(partner.name(), method, uri, headers, remaining, attempt);
+        PartnerHosts hosts = state.hosts();
+        // A retry or a hedge goes to another host than the last attempt's when there is one.
+        PartnerHosts.Host host = hosts.pick(lastHost);
+        lastHost = host;
+        attempt.host = host;
+        hosts.started(host);
+        attempt.call = wire.newCall(partner.name(), method, host.rebase(uri, hosts.first()), headers, remaining,
+                attempt);
         if (hedged != null) {
             hedged.live.add(attempt);
         } else {
@@ -462,7 +469,12 @@ public final class RealExchange implements Exchange {
     }
 
     /** One attempt: its wire events, the body bound, the verdict. */
+    /** The host of the attempt launched last: the one a retry or hedge avoids. */
+    private volatile PartnerHosts.Host lastHost;
+
     private final class Attempt implements Wire.Events {
+        /** Where this attempt went. */
+        private PartnerHosts.Host host;
         /** A hedge: admitted by the partner on its own, released when it ends. */
         private final boolean hedge;
         /** Set before the call starts; its own events may abort it. */
@@ -603,6 +615,13 @@ public final class RealExchange implements Exchange {
         public void onComplete(int status, HttpFields fields, Throwable failure, boolean kept) {
             state.buffers().release(reserved);
             reserved = 0;
+            if (!state.hosts().single()) {
+                Outcome.Kind aborted = abortKind.get();
+                Outcome.Kind kind = failure == null ? (status >= 400 ? Outcome.Kind.HTTP_ERROR : Outcome.Kind.OK)
+                        : superseded ? Outcome.Kind.CANCELLED : aborted != null ? aborted
+                        : Failures.classify(failure, begun);
+                state.hosts().ended(host, kind, status);
+            }
             if (hedged != null) {
                 hedged.live.remove(this);
             }

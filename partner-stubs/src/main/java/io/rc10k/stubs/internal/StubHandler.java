@@ -141,6 +141,7 @@ public final class StubHandler extends Handler.Abstract.NonBlocking {
                         : Json.quote(request.getHttpURI().getQuery()))
                 .append(",\"protocol\":").append(Json.quote(request.getConnectionMetaData().getProtocol()))
                 .append(",\"secure\":").append(request.isSecure())
+                .append(",\"port\":").append(Request.getLocalPort(request))
                 .append(",\"headers\":{");
         boolean first = true;
         for (String name : request.getHeaders().getFieldNamesCollection()) {
