@@ -46,15 +46,16 @@ class DefinitionsSchemaTest {
     private static final Set<String> SKIPPED_FOLDERS = Set.of(".git", "target", "node_modules");
     /** A minimal file the parser takes, with a place for every kind of object; a range test sets one field in it. */
     private static final String BASE = """
-            {"partners": {"p": {"baseUri": "http://127.0.0.1:9", "circuitBreaker": {"minimumCalls": 1},
+            {"partners": {"p": {"baseUri": "http://127.0.0.1:9", "circuitBreaker": {"minimumCalls": 1}, "ejection": {},
                                 "headers": {"X-Key": {"env": "PATH"}}},
                           "s": {"baseUri": "https://127.0.0.1:9", "tls": {}}},
              "mashups": {"m": {"parameters": {"q": {}},
                                "calls": [{"partner": "p", "template": "/x", "hedgeAfterMillis": 5}]}}}
             """;
     private static final Map<String, String> PLACE = Map.of("definitions", "", "partner", "/partners/p",
-            "circuitBreaker", "/partners/p/circuitBreaker", "tls", "/partners/s/tls", "secret", "/partners/p/headers/X-Key", "mashup", "/mashups/m", "parameter", "/mashups/m/parameters/q",
-            "call", "/mashups/m/calls/0");
+            "circuitBreaker", "/partners/p/circuitBreaker", "ejection", "/partners/p/ejection",
+            "tls", "/partners/s/tls", "secret", "/partners/p/headers/X-Key", "mashup", "/mashups/m",
+            "parameter", "/mashups/m/parameters/q", "call", "/mashups/m/calls/0");
 
     @Test
     void theSchemaIsADraft202012Schema() throws Exception {

@@ -76,8 +76,8 @@ class DefinitionsTest {
         assertTrue(problems.contains("partners.weather.maxConnections: 0 < 1"), problems.toString());
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("partners.hotels.baseUri: \"ftp://example\"")),
                 problems.toString());
-        assertTrue(problems.contains("partners.hotels.colour: unknown field (known: baseUri, cacheMaxBytes, cacheMaxEntries, callTimeoutMillis, "
-                + "circuitBreaker, connectTimeoutMillis, headers, maxConnections, maxQueued, maxResponseBytes, "
+        assertTrue(problems.contains("partners.hotels.colour: unknown field (known: balancing, baseUri, baseUris, cacheMaxBytes, cacheMaxEntries, callTimeoutMillis, "
+                + "circuitBreaker, connectTimeoutMillis, ejection, headers, maxConnections, maxQueued, maxResponseBytes, "
                 + "maxStreamsPerConnection, protocol, retries, tls)"), problems.toString());
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("partners.flights.circuitBreaker: consecutiveFailures")),
                 problems.toString());

@@ -74,6 +74,10 @@ public final class EventThreadIntegration implements BlockHoundIntegration {
                 "offer");
         builder.allowBlockingCallsInside("java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue",
                 "remove");
+        // Cancelling a timer while the scheduler shuts down (the client stopping, its connections closing on
+        // their event threads) also tries to finish the shutdown: the executor's lock over its worker set,
+        // held only to count and interrupt idle workers. Running, it returns before the lock.
+        builder.allowBlockingCallsInside("java.util.concurrent.ThreadPoolExecutor", "tryTerminate");
     }
 
     /** True when the current thread is on an event thread now, by the rules of the class javadoc. */

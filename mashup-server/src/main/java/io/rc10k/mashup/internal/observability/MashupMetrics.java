@@ -110,6 +110,30 @@ public final class MashupMetrics {
                         .description("1 for the state the partner's circuit breaker is in (closed, open, half_open), "
                                 + "else 0").register(registry);
             }
+            if (partner.baseUris().size() > 1) {
+                hostMetrics(registry, broker, partner);
+            }
+        }
+    }
+
+    /** A partner served from several hosts: each host's calls out, its ejection and how often it was ejected. */
+    private static void hostMetrics(MeterRegistry registry, BrokerClient broker, Partner partner) {
+        for (int i = 0; i < partner.baseUris().size(); i++) {
+            int index = i;
+            String host = partner.baseUris().get(i).getRawAuthority();
+            Gauge.builder("mashup.partner.host.inflight", broker,
+                    b -> b.stats(partner.name()).hosts().get(index).inFlight())
+                    .tags("partner", partner.name(), "host", host)
+                    .description("attempts out to this host of the partner now").register(registry);
+            Gauge.builder("mashup.partner.host.ejected", broker,
+                    b -> b.stats(partner.name()).hosts().get(index).ejected() ? 1 : 0)
+                    .tags("partner", partner.name(), "host", host)
+                    .description("1 while the host is ejected after failures in a row (it takes no calls), else 0")
+                    .register(registry);
+            FunctionCounter.builder("mashup.partner.host.ejections", broker,
+                    b -> b.stats(partner.name()).hosts().get(index).ejections())
+                    .tags("partner", partner.name(), "host", host)
+                    .description("times the host was ejected").register(registry);
         }
     }
 

@@ -46,7 +46,26 @@ public final class DefinitionsJson {
 
     private static final Fields<PartnerDraft> PARTNER = new Fields<PartnerDraft>("partner")
             // First: the builder is made with it; the fields below are set on that builder, which checks them.
-            .required("baseUri", STRING, (p, v) -> p.builder = Partner.builder(p.name, v.text()))
+            .field("baseUri", STRING, (p, v) -> {
+                p.based = true;
+                p.builder = Partner.builder(p.name, v.text());
+            })
+            // Or several hosts: the first is the partner's baseUri.
+            .field("baseUris", ARRAY, (p, v) -> {
+                if (p.based) {
+                    v.problem("given with baseUri (accepted: one of baseUri and baseUris)");
+                    return;
+                }
+                p.based = true;
+                List<String> uris = v.texts();
+                if (uris.isEmpty()) {
+                    v.problem("[] (accepted: at least one base URI)");
+                    return;
+                }
+                p.builder = Partner.builder(p.name, uris.get(0)).hosts(uris);
+            })
+            .field("balancing", STRING, (p, v) -> p.builder().balancing(Partner.Balancing.parse(v.text())))
+            .field("ejection", OBJECT, (p, v) -> ejection(v).ifPresent(p.builder()::ejection))
             .field("protocol", STRING, (p, v) -> p.builder().protocol(Partner.Protocol.parse(v.text())))
             .field("maxConnections", INTEGER, (p, v) -> p.builder().maxConnections(v.intValue()))
             .field("maxQueued", INTEGER, (p, v) -> p.builder().maxQueued(v.intValue()))
@@ -68,6 +87,10 @@ public final class DefinitionsJson {
             .field("minimumCalls", INTEGER, (b, v) -> b.minimumCalls = v.intValue())
             .field("window", INTEGER, (b, v) -> b.window = v.intValue())
             .field("coolDownMillis", INTEGER, (b, v) -> b.coolDown = v.millis());
+
+    private static final Fields<EjectionDraft> EJECTION = new Fields<EjectionDraft>("ejection")
+            .field("consecutiveFailures", INTEGER, (e, v) -> e.consecutiveFailures = v.intValue())
+            .field("coolDownMillis", INTEGER, (e, v) -> e.coolDown = v.millis());
 
     /** An https partner's certificates: paths as written (relative ones from the server's working directory). */
     private static final Fields<TlsDraft> TLS = new Fields<TlsDraft>("tls")
@@ -113,7 +136,7 @@ public final class DefinitionsJson {
 
     /** The declaration of every kind of object in the file: the top level first, then partner, mashup and the rest. */
     public static List<Fields<?>> kinds() {
-        return List.of(DEFINITIONS, PARTNER, CIRCUIT_BREAKER, TLS, SECRET, MASHUP, PARAMETER, CALL);
+        return List.of(DEFINITIONS, PARTNER, CIRCUIT_BREAKER, EJECTION, TLS, SECRET, MASHUP, PARAMETER, CALL);
     }
 
     public static Definitions load(Path file) throws DefinitionException {
@@ -162,6 +185,9 @@ public final class DefinitionsJson {
         int before = value.problemCount();
         PartnerDraft draft = new PartnerDraft(name, value);
         value.read(PARTNER, draft);
+        if (!draft.based) {
+            value.problem("baseUri: missing (required, or baseUris for several hosts)");
+        }
         if (value.problemCount() == before) {
             // What needs every field together: TLS settings against the scheme, the files they name.
             try {
@@ -231,6 +257,20 @@ public final class DefinitionsJson {
             return Files.readString(file).replaceFirst("\\r?\\n$", "");
         } catch (IOException e) {
             return null;
+        }
+    }
+
+    private static Optional<Partner.Ejection> ejection(Value value) {
+        int before = value.problemCount();
+        EjectionDraft e = value.read(EJECTION, new EjectionDraft());
+        if (value.problemCount() != before) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new Partner.Ejection(e.consecutiveFailures, e.coolDown));
+        } catch (IllegalArgumentException x) {
+            value.problem(x.getMessage().replaceFirst("^ejection: ", ""));
+            return Optional.empty();
         }
     }
 
@@ -324,6 +364,8 @@ public final class DefinitionsJson {
     private static final class PartnerDraft {
         private final String name;
         private Partner.Builder builder;
+        /** baseUri or baseUris was given (the builder may still be a stand-in, when that was wrong). */
+        private boolean based;
 
         /** Checks the name; a wrong one is reported at its key, and a stand-in checks the fields. */
         PartnerDraft(String name, Value value) {
@@ -349,6 +391,11 @@ public final class DefinitionsJson {
         private int minimumCalls = d.minimumCalls();
         private int window = d.window();
         private Duration coolDown = d.coolDown();
+    }
+
+    private static final class EjectionDraft {
+        private int consecutiveFailures = Partner.Ejection.DEFAULT.consecutiveFailures();
+        private Duration coolDown = Partner.Ejection.DEFAULT.coolDown();
     }
 
     private static final class SecretDraft {
