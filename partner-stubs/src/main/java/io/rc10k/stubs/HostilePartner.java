@@ -2,7 +2,9 @@ package io.rc10k.stubs;
 
 import io.rc10k.stubs.internal.HostileCounters;
 import io.rc10k.stubs.internal.HostileServer;
+import io.rc10k.stubs.internal.TlsRelay;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.URI;
 import java.util.Collection;
 import java.util.List;
@@ -27,21 +29,31 @@ import java.util.List;
  * misbehaviour drawn at random. Every misbehaviour ends within {@link Builder#maxStallMillis}: the
  * partner then closes the connection.</p>
  *
+ * <p>With {@link Builder#tls} it is an {@code https} partner: a TLS front on its port relays every
+ * connection to the same partner on a loopback port of its own, so each misbehaviour reaches the client
+ * inside TLS unchanged, closes and resets included (docs/partner-stubs.md, "Over TLS").</p>
+ *
  * <p>Threads: {@code loops} selector threads and one timer, whatever the number of connections; no
- * thread waits for a stalled or trickling one. Counters are thread-safe and raised before the first
- * byte of what they count is written.</p>
+ * thread waits for a stalled or trickling one. The TLS front adds an acceptor and two threads per
+ * connection, at most {@value #MAX_TLS_CONNECTIONS} connections at once. Counters are thread-safe and
+ * raised before the first byte of what they count is written.</p>
  */
 public final class HostilePartner implements AutoCloseable {
     public static final long DEFAULT_MAX_STALL_MILLIS = StubOptions.DEFAULT_MAX_STALL_MILLIS;
     public static final long DEFAULT_IDLE_TIMEOUT_MILLIS = StubOptions.DEFAULT_IDLE_TIMEOUT_MILLIS;
     public static final int DEFAULT_LOOPS = 1;
     public static final int MAX_LOOPS = 64;
+    /** Connections the TLS front relays at once (two threads each); more wait in the accept queue. */
+    public static final int MAX_TLS_CONNECTIONS = 256;
 
     private final HostileServer.Settings settings;
+    private final StubCertificate tls;
     private volatile HostileServer server;
+    private volatile TlsRelay relay;
 
-    private HostilePartner(HostileServer.Settings settings) {
+    private HostilePartner(HostileServer.Settings settings, StubCertificate tls) {
         this.settings = settings;
+        this.tls = tls;
     }
 
     public static Builder builder() {
@@ -53,17 +65,45 @@ public final class HostilePartner implements AutoCloseable {
         if (server != null) {
             throw new IllegalStateException("the hostile partner is already running on port " + port());
         }
-        try {
-            server = HostileServer.start(settings);
-        } catch (IOException e) {
-            throw new IllegalStateException("the hostile partner cannot listen on " + settings.host() + ":"
-                    + settings.port() + " (" + e.getMessage() + ")", e);
+        if (tls == null) {
+            server = listen(settings);
+            return this;
         }
+        // Over TLS the partner itself listens on a loopback port of its own, behind the relay.
+        HostileServer behind = listen(new HostileServer.Settings(InetAddress.getLoopbackAddress().getHostAddress(), 0,
+                settings.loops(), settings.acceptQueue(), settings.idleTimeoutMillis(), settings.maxStallMillis(),
+                settings.chaos(), settings.chaosProbability(), settings.seed(), settings.chaosAmong(),
+                settings.atAccept()));
+        try {
+            relay = TlsRelay.start(settings.host(), settings.port(), settings.acceptQueue(), tls, behind.port(),
+                    MAX_TLS_CONNECTIONS, settings.idleTimeoutMillis());
+        } catch (IOException e) {
+            behind.stop();
+            throw cannotListen(settings, e);
+        }
+        server = behind;
         return this;
     }
 
-    /** The port it listens on; before {@link #start()}, the port it was built with. */
+    private static HostileServer listen(HostileServer.Settings settings) {
+        try {
+            return HostileServer.start(settings);
+        } catch (IOException e) {
+            throw cannotListen(settings, e);
+        }
+    }
+
+    private static IllegalStateException cannotListen(HostileServer.Settings settings, IOException e) {
+        return new IllegalStateException("the hostile partner cannot listen on " + settings.host() + ":"
+                + settings.port() + " (" + e.getMessage() + ")", e);
+    }
+
+    /** The port clients connect to (over TLS, the relay's); before {@link #start()}, the port it was built with. */
     public int port() {
+        TlsRelay front = relay;
+        if (front != null) {
+            return front.port();
+        }
         HostileServer running = server;
         return running == null ? settings.port() : running.port();
     }
@@ -72,17 +112,25 @@ public final class HostilePartner implements AutoCloseable {
         return settings.host();
     }
 
-    /** {@code http://host:port}, to {@link URI#resolve(String) resolve} paths against. */
+    /** {@code http://host:port} ({@code https://} with {@link Builder#tls}), to {@link URI#resolve(String) resolve} paths against. */
     public URI uri() {
-        return URI.create("http://" + host() + ":" + port());
+        return URI.create((tls == null ? "http" : "https") + "://" + host() + ":" + port());
     }
 
-    /** Where {@code m} is served: {@code http://host:port/<token>}. */
+    /** The certificate of its TLS front; null for a cleartext partner. */
+    public StubCertificate tls() {
+        return tls;
+    }
+
+    /** Where {@code m} is served: {@code http://host:port/<token>} (or {@code https://}). */
     public URI uri(Misbehaviour m) {
         return uri().resolve("/" + m.token());
     }
 
-    /** TCP connections accepted since start. */
+    /**
+     * TCP connections accepted since start. Over TLS, the partner's own: one per connection whose handshake
+     * succeeded (the relay opens it then), so a client that reuses its TLS connection reuses this one too.
+     */
     public long connectionsAccepted() {
         return counters().connectionsAccepted();
     }
@@ -166,9 +214,13 @@ public final class HostilePartner implements AutoCloseable {
         return running.counters();
     }
 
-    /** Closes the server socket and every connection; the counters stay readable. */
+    /** Closes the server socket and every connection (the TLS front's first); the counters stay readable. */
     @Override
     public void close() {
+        TlsRelay front = relay;
+        if (front != null) {
+            front.close();
+        }
         HostileServer running = server;
         if (running != null) {
             running.stop();
@@ -177,7 +229,7 @@ public final class HostilePartner implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "HostilePartner{" + settings + "}";
+        return "HostilePartner{" + settings + (tls == null ? "" : ", tls=" + tls) + "}";
     }
 
     /** Settings of a hostile partner; each setter checks its value and names it in the error. */
@@ -193,6 +245,7 @@ public final class HostilePartner implements AutoCloseable {
         private long seed = StubOptions.DEFAULT_SEED;
         private List<Misbehaviour> chaosAmong = List.of(Misbehaviour.values());
         private Misbehaviour atAccept;
+        private StubCertificate tls;
 
         private Builder() {
         }
@@ -294,10 +347,22 @@ public final class HostilePartner implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Serve over TLS (1.3 or 1.2, ALPN {@code http/1.1}) with {@code certificate}: a relay on the partner's
+         * port takes the handshake and pipes the bytes to the partner, which then listens on a loopback port
+         * of its own. Every misbehaviour reaches the client inside TLS as it would in cleartext: the bytes as
+         * written, a close as {@code close_notify} and FIN, a reset as a TCP reset. A handshake may take up to
+         * {@link #idleTimeoutMillis}. Null (the default) serves cleartext.
+         */
+        public Builder tls(StubCertificate certificate) {
+            this.tls = certificate;
+            return this;
+        }
+
         /** A partner with these settings, not yet started. */
         public HostilePartner build() {
             return new HostilePartner(new HostileServer.Settings(host, port, loops, acceptQueue, idleTimeoutMillis,
-                    maxStallMillis, chaos, chaosProbability, seed, chaosAmong, atAccept));
+                    maxStallMillis, chaos, chaosProbability, seed, chaosAmong, atAccept), tls);
         }
     }
 }

@@ -19,6 +19,8 @@ import java.util.Base64;
 import java.util.Date;
 import java.util.List;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
@@ -115,6 +117,25 @@ public final class StubCertificate {
     /** PKCS#12, in memory: the key and certificate, both under {@link #PASSWORD}. */
     public KeyStore keyStore() {
         return keyStore;
+    }
+
+    /**
+     * A TLS context that trusts this certificate and nothing else, for a test's own client:
+     * {@code clientContext().getSocketFactory().createSocket(host, port)}.
+     */
+    public SSLContext clientContext() {
+        try {
+            KeyStore trust = KeyStore.getInstance("PKCS12");
+            trust.load(null, null);
+            trust.setCertificateEntry("stub", certificate);
+            TrustManagerFactory trustManagers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trustManagers.init(trust);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, trustManagers.getTrustManagers(), null);
+            return context;
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IllegalStateException("cannot trust " + this + ": " + e, e);
+        }
     }
 
     /** The certificate in PEM form: what a client that should trust it reads. */

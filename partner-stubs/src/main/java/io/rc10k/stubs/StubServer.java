@@ -224,7 +224,8 @@ public final class StubServer {
         }
         Runtime.getRuntime().addShutdownHook(new Thread(partner::close, "hostile-shutdown"));
         String base = partner.uri().toString();
-        System.out.println("partner-stubs hostile partner ready (HTTP/1.1, " + Misbehaviour.values().length
+        System.out.println("partner-stubs hostile partner ready (" + (partner.tls() != null ? "HTTPS: HTTP/1.1 over TLS"
+                : "HTTP/1.1") + ", " + Misbehaviour.values().length
                 + " misbehaviours, " + (partner.chaos() ? "chaos " + partner.chaosProbability() + ", seed "
                 + partner.seed() : "no chaos") + ", stall cap "
                 + partner.maxStallMillis() + " ms) on: " + base);

@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.stubs.internal.CommandLine;
 import io.rc10k.stubs.internal.CommandLine.UsageException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -83,8 +86,20 @@ class CommandLineTest {
         assertNull(CommandLine.parseHostile("--hostile", "--help"));
     }
 
+    @Test
+    void hostileWithHttpsServesItsMisbehavioursInsideTls(@TempDir Path files) throws Exception {
+        Path pem = files.resolve("hostile.pem");
+        HostilePartner partner = CommandLine.parseHostile("--hostile", "--https", "--port", "0", "--cert-out",
+                pem.toString());
+        assertEquals("https", partner.uri().getScheme());
+        assertTrue(partner.tls().names().containsAll(List.of("localhost", "127.0.0.1")), partner.tls().names().toString());
+        assertEquals(partner.tls().pem(), Files.readString(pem));
+        assertNull(CommandLine.parseHostile("--hostile").tls());
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
+        "--hostile --cert-out x.pem|--cert-out: only with --https",
         "--hostile --chaos 2|chaos: 2.0 is not a probability (accepted: 0 to 1",
         "--hostile --chaos -0.1|chaos: -0.1 is not a probability",
         "--hostile --chaos lots|--chaos: \"lots\" is not a number (accepted: 0 to 1",

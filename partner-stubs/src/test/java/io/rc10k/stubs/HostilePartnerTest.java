@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Predicate;
+import javax.net.ssl.SSLSocketFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,8 +27,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class HostilePartnerTest {
     /** Holds and stalls end at this cap: short, so the tests that reach it are quick. */
-    private static final long SHORT_CAP_MILLIS = 200;
-    private static final int SAFETY_NET_MILLIS = 20_000;
+    static final long SHORT_CAP_MILLIS = 200;
+    static final int SAFETY_NET_MILLIS = 20_000;
     static final String OK = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n"
             + "{\"ok\":true}";
 
@@ -170,13 +171,22 @@ class HostilePartnerTest {
     @ParameterizedTest
     @EnumSource(Misbehaviour.class)
     void everyMisbehaviourPutsOnTheWireWhatTheDocsSay(Misbehaviour m) throws Exception {
+        assertOnTheWire(m, quick, patient, null);
+    }
+
+    /**
+     * Asks {@code quick} (for what must reach the stall cap) or {@code patient} for {@code m}, over TLS with
+     * {@code tls} unless it is null, and checks the bytes, the end and the counters.
+     */
+    static void assertOnTheWire(Misbehaviour m, HostilePartner quick, HostilePartner patient, SSLSocketFactory tls)
+            throws IOException {
         Check check = expected(m);
         HostilePartner partner = check.capped() ? quick : patient;
         long before = partner.requests(m);
         long cappedBefore = partner.cappedConnections();
         String query = m == Misbehaviour.TRICKLE_HEAD || m == Misbehaviour.TRICKLE_BODY ? "?every=1" : "";
 
-        RawHttp.Result result = RawHttp.get(partner.uri(), "/" + m.token() + query, SAFETY_NET_MILLIS);
+        RawHttp.Result result = RawHttp.get(partner.uri(), "/" + m.token() + query, SAFETY_NET_MILLIS, tls);
 
         assertEquals(check.end(), result.end(), m + " ended the connection otherwise: " + printable(result.text()));
         assertTrue(check.wire().test(result), m + " sent: " + printable(result.text()));

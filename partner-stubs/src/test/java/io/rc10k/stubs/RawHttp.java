@@ -8,10 +8,12 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
- * One HTTP/1.1 request over a plain socket, read to the end: shows what client libraries hide —
- * whether the connection ended with FIN, RST or not at all.
+ * One HTTP/1.1 request over a plain socket (or a TLS one), read to the end: shows what client libraries
+ * hide — whether the connection ended with FIN, RST or not at all. Over TLS, an end is {@code EOF} when
+ * {@code close_notify} came, {@code RESET} when the TCP connection under TLS was reset.
  */
 final class RawHttp {
     enum End { EOF, RESET, TIMEOUT }
@@ -33,8 +35,14 @@ final class RawHttp {
 
     /** Sends {@code GET pathAndQuery} with {@code Connection: close} and reads until EOF, RST or {@code timeoutMillis}. */
     static Result get(URI base, String pathAndQuery, int timeoutMillis) throws IOException {
+        return get(base, pathAndQuery, timeoutMillis, null);
+    }
+
+    /** Like {@link #get(URI, String, int)}, over TLS with {@code tls} unless it is null. */
+    static Result get(URI base, String pathAndQuery, int timeoutMillis, SSLSocketFactory tls) throws IOException {
         long start = System.nanoTime();
-        try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+        try (Socket socket = tls == null ? new Socket(base.getHost(), base.getPort())
+                : tls.createSocket(base.getHost(), base.getPort())) {
             socket.setSoTimeout(timeoutMillis);
             String request = "GET " + pathAndQuery + " HTTP/1.1\r\nHost: " + base.getHost() + "\r\n"
                     + "Connection: close\r\n\r\n";

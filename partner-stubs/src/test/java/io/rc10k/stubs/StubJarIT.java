@@ -6,14 +6,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocketFactory;
+import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The shaded jar, run as the README and docs/partner-stubs.md tell a user to run it. */
 class StubJarIT {
@@ -21,6 +30,8 @@ class StubJarIT {
     private static final Pattern READY = Pattern.compile("on: http://127\\.0\\.0\\.1:(\\d+) http://127\\.0\\.0\\.1:(\\d+)");
     private static final Pattern HOSTILE_READY = Pattern.compile("^partner-stubs hostile partner ready .* on: "
             + "http://127\\.0\\.0\\.1:(\\d+)$");
+    private static final Pattern HOSTILE_TLS_READY = Pattern.compile("^partner-stubs hostile partner ready \\(HTTPS.* on: "
+            + "https://127\\.0\\.0\\.1:(\\d+)$");
 
     private static Process java(String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
@@ -69,6 +80,41 @@ class StubJarIT {
             process.destroy();
         }
         assertTrue(process.waitFor(10, TimeUnit.SECONDS), "the jar did not stop on SIGTERM");
+    }
+
+    @Test
+    void jarServesTheHostilePartnerOverTlsWithHttps(@TempDir Path files) throws Exception {
+        Path pem = files.resolve("hostile.pem");
+        Process process = java("--hostile", "--https", "--port", "0", "--cert-out", pem.toString());
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8));
+            String line = out.readLine();
+            assertNotNull(line, "the jar printed nothing");
+            Matcher ready = HOSTILE_TLS_READY.matcher(line);
+            assertTrue(ready.find(), line);
+            URI uri = URI.create("https://127.0.0.1:" + ready.group(1));
+            SSLSocketFactory tls = trusting(pem);
+            assertEquals(HostilePartnerTest.OK, RawHttp.get(uri, "/ok", 5_000, tls).text());
+            assertEquals(RawHttp.End.RESET, RawHttp.get(uri, "/reset-at-accept", 5_000, tls).end());
+        } finally {
+            process.destroy();
+        }
+        assertTrue(process.waitFor(10, TimeUnit.SECONDS), "the jar did not stop on SIGTERM");
+    }
+
+    /** What a user does with {@code --cert-out}: trust the PEM it wrote. */
+    private static SSLSocketFactory trusting(Path pem) throws Exception {
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        trust.load(null, null);
+        try (InputStream in = Files.newInputStream(pem)) {
+            trust.setCertificateEntry("hostile", CertificateFactory.getInstance("X.509").generateCertificate(in));
+        }
+        TrustManagerFactory trustManagers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trustManagers.init(trust);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, trustManagers.getTrustManagers(), null);
+        return context.getSocketFactory();
     }
 
     @Test

@@ -25,7 +25,7 @@ public final class CommandLine {
             "  --host HOST         address to bind (default " + StubOptions.DEFAULT_HOST + ")",
             "  --h2c               also speak cleartext HTTP/2 (prior knowledge) on the same ports",
             "  --https             serve HTTPS (TLS 1.2/1.3; h2 or HTTP/1.1 by ALPN) with a certificate made at start",
-            "                      for localhost, 127.0.0.1 and --host",
+            "                      for localhost, 127.0.0.1 and --host; with --hostile, its misbehaviours inside TLS",
             "  --cert-out FILE     with --https: write that certificate (PEM) to FILE, for clients to trust",
             "  --max-threads N     thread pool maximum (default max(8, ports + 4))",
             "  --max-streams N     HTTP/2 concurrent streams per connection (default " + StubOptions.DEFAULT_MAX_STREAMS
@@ -131,6 +131,9 @@ public final class CommandLine {
         HostilePartner.Builder partner = HostilePartner.builder().port(DEFAULT_HOSTILE_PORT);
         Double chaos = null;
         long seed = StubOptions.DEFAULT_SEED;
+        boolean https = false;
+        Path certOut = null;
+        String host = StubOptions.DEFAULT_HOST;
         try {
             for (int i = 0; i < args.length; i++) {
                 String arg = args[i];
@@ -141,7 +144,12 @@ public final class CommandLine {
                     case "--hostile" -> {
                     }
                     case "--port", "--ports" -> partner.port(onePort(value(args, ++i, arg)));
-                    case "--host" -> partner.host(value(args, ++i, arg));
+                    case "--host" -> {
+                        host = value(args, ++i, arg);
+                        partner.host(host);
+                    }
+                    case "--https" -> https = true;
+                    case "--cert-out" -> certOut = Path.of(value(args, ++i, arg));
                     case "--seed" -> seed = longValue(args, ++i, arg);
                     case "--chaos" -> chaos = probability(value(args, ++i, arg));
                     case "--loops" -> partner.loops(intValue(args, ++i, arg));
@@ -155,6 +163,11 @@ public final class CommandLine {
             }
             if (chaos != null) {
                 partner.chaos(chaos, seed);
+            }
+            if (https) {
+                partner.tls(certificate(host, certOut));
+            } else if (certOut != null) {
+                throw new UsageException("--cert-out: only with --https");
             }
             return partner.build();
         } catch (IllegalArgumentException e) {
