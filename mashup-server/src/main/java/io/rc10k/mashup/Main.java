@@ -5,9 +5,11 @@ import io.rc10k.mashup.internal.observability.DashboardServlets;
 import io.rc10k.mashup.internal.observability.Logging;
 import io.rc10k.mashup.internal.observability.MashupMetrics;
 import io.rc10k.mashup.internal.routing.DefinitionsJson;
+import io.rc10k.mashup.internal.wiring.AdminConnector;
 import io.rc10k.mashup.internal.wiring.CommandLine;
+import java.io.IOException;
 import java.io.PrintStream;
-import java.net.BindException;
+import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.component.LifeCycle;
@@ -122,13 +124,22 @@ public final class Main {
                 }
             });
         }
+        String unbound = bindEach(server);
+        if (unbound != null) {
+            err.println("mashup-server: cannot start: " + unbound);
+            for (Connector connector : server.getConnectors()) {
+                ((ServerConnector) connector).close();
+            }
+            if (demo != null) {
+                demo.close();
+            }
+            return 1;
+        }
         server.setStopAtShutdown(true);
         try {
             server.start();
         } catch (Exception e) {
-            boolean bind = e instanceof BindException || e.getCause() instanceof BindException;
-            err.println("mashup-server: cannot start: " + (bind ? "port " + command.options().port()
-                    + " is in use or cannot be bound on " + command.options().host() : e.toString()));
+            err.println("mashup-server: cannot start: " + e);
             server.stop();
             return 1;
         }
@@ -156,9 +167,9 @@ public final class Main {
                 + command.options().maxThreads() + " threads, max " + limits.maxInFlight() + " in flight, max "
                 + limits.maxConnections() + " connections of " + limits.maxFiles() + " open files"
                 + (demo != null ? ", demo partners at " + demo.partners() : "") + ")");
-        if (server.getConnectors().length > 1) {
-            String admin = "http://" + command.options().host() + ":"
-                    + ((ServerConnector) server.getConnectors()[1]).getLocalPort();
+        String admin = server.getConnectors().length < 2 ? null : "http://" + command.options().adminHost() + ":"
+                + ((ServerConnector) server.getConnectors()[1]).getLocalPort();
+        if (admin != null) {
             out.println("admin (/health/ready, /health/live, /metrics; outside the connection limit"
                     + (command.options().observabilityOnAdminOnly() ? "; only here" : "") + ") on " + admin);
             out.println("live view: " + admin + DashboardServlets.PAGE);
@@ -168,9 +179,27 @@ public final class Main {
                     .map(p -> p.name() + "=Paris").reduce((a, b) -> a + "&" + b).map(q -> "?" + q).orElse("");
             out.println("try:  curl -i '" + base + m.path() + query + "'");
         }
-        out.println("      curl " + (command.options().observabilityOnAdminOnly() ? "http://" + command.options().host()
-                + ":" + ((ServerConnector) server.getConnectors()[1]).getLocalPort() : base) + "/metrics");
+        out.println("      curl " + (command.options().observabilityOnAdminOnly() ? admin : base) + "/metrics");
         server.join();
         return -1;
+    }
+
+    /**
+     * Binds the connectors one by one (starting the server then keeps their sockets), so that a failure names
+     * the one that failed: {@code admin port 8081 on 10.0.0.5 is in use or cannot be bound (…)}. Null when all
+     * are bound.
+     */
+    private static String bindEach(Server server) {
+        for (Connector connector : server.getConnectors()) {
+            ServerConnector c = (ServerConnector) connector;
+            try {
+                c.open();
+            } catch (IOException e) {
+                Throwable why = e.getCause() != null ? e.getCause() : e;
+                return (c instanceof AdminConnector ? "admin port " : "port ") + c.getPort() + " on " + c.getHost()
+                        + " is in use or cannot be bound (" + why.getMessage() + ")";
+            }
+        }
+        return null;
     }
 }

@@ -99,7 +99,7 @@ public final class MashupServer {
         server.addBean(limit);
         if (options.adminPort() >= 0) {
             ServerConnector admin = new AdminConnector(server);
-            admin.setHost(options.host());
+            admin.setHost(options.adminHost());
             admin.setPort(options.adminPort());
             server.addConnector(admin);
         }

@@ -47,6 +47,22 @@ class DeployRecipesTest {
         return block;
     }
 
+    /** The comment lines right above the first line that starts with {@code start}, joined; fails when there is none. */
+    static String commentAbove(String text, String start) {
+        List<String> lines = List.of(text.split("\n"));
+        int at = 0;
+        while (at < lines.size() && !lines.get(at).startsWith(start)) {
+            at++;
+        }
+        assertTrue(at < lines.size(), "no line starts with " + start);
+        StringBuilder comment = new StringBuilder();
+        for (int i = at - 1; i >= 0 && lines.get(i).startsWith("#"); i--) {
+            comment.insert(0, lines.get(i).substring(1).strip() + " ");
+        }
+        assertFalse(comment.isEmpty(), "no comment above " + start);
+        return comment.toString();
+    }
+
     @Test
     void operationsShowsBothRecipesVerbatim() throws IOException {
         assertEquals(read(DOCKERFILE), embedded("dockerfile"), "docs/operations.md's copy of deploy/Dockerfile");
@@ -132,6 +148,12 @@ class DeployRecipesTest {
         assertTrue(command.contains("\"java\", \"-jar\", \"" + jar + "\""), command);
         assertTrue(command.contains("\"--host\", \"0.0.0.0\""), "reachable from outside the container: " + command);
         assertFalse(command.contains("--port"), "the ports are the defaults EXPOSE names");
+        // The admin port is on loopback by default, and a container's loopback is out of reach of its probes.
+        assertTrue(command.contains("\"--admin-host\", \"0.0.0.0\""), "the admin port reachable from outside: "
+                + command);
+        String why = commentAbove(text, "ENTRYPOINT");
+        assertTrue(why.contains("--admin-host 0.0.0.0") && why.contains("Kubernetes") && why.contains("Prometheus"),
+                "the comment above ENTRYPOINT says why the admin port leaves loopback: " + why);
 
         for (String note : List.of("--ulimit nofile=", "/health/ready", "/health/live", "--stop-timeout")) {
             assertTrue(text.contains(note), "the Dockerfile's notes mention " + note);
@@ -190,6 +212,10 @@ class DeployRecipesTest {
         assertTrue(jar > 0 && args.get(jar).endsWith("/mashup-server.jar"), "java -jar …/mashup-server.jar: " + args);
         assertEquals(String.valueOf(MashupOptions.DEFAULT_PORT), args.get(args.indexOf("--port") + 1));
         assertEquals(String.valueOf(MashupOptions.defaults().adminPort()), args.get(args.indexOf("--admin-port") + 1));
+        assertEquals("0.0.0.0", args.get(args.indexOf("--admin-host") + 1), "probes from other hosts: " + args);
+        String why = commentAbove(read(UNIT), "ExecStart=");
+        assertTrue(why.contains("--admin-host 0.0.0.0") && why.contains("Prometheus"),
+                "the comment above ExecStart says why the admin port leaves loopback: " + why);
 
         String user = one(service, "User");
         assertFalse(user.equals("root") || user.equals("0"), "a dedicated user, not root");

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rc10k.mashup.internal.wiring.CommandLine;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -86,6 +88,18 @@ class MainTest {
     }
 
     @Test
+    void anAdminPortThatCannotBeBoundExits1NamingItsHost(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("good.json");
+        Files.writeString(file, DefinitionsTest.GOOD);
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            assertEquals(1, run("--config", file.toString(), "--port", "0", "--admin-host", "127.0.0.1",
+                    "--admin-port", String.valueOf(taken.getLocalPort())));
+        }
+        assertTrue(err().contains("cannot start: admin port "), err());
+        assertTrue(err().contains(" on 127.0.0.1 is in use or cannot be bound"), err());
+    }
+
+    @Test
     void missingFileExits2(@TempDir Path dir) throws Exception {
         assertEquals(2, run("--config", dir.resolve("nowhere.json").toString()));
         assertTrue(err().contains("cannot be read"), err());
@@ -96,7 +110,7 @@ class MainTest {
         assertEquals(0, run("--help"));
         String usage = out.toString(StandardCharsets.UTF_8);
         for (String option : new String[] {"--config", "--check", "--mode", "--port", "--host", "--max-threads",
-            "--max-inflight", "--max-connections", "--admin-port", "--observability-on-admin-only", "/health/ready",
+            "--max-inflight", "--max-connections", "--admin-port", "--admin-host", "--observability-on-admin-only", "/health/ready",
             "/health/live", "--log-config", "--log-level", "--otlp-endpoint"}) {
             assertTrue(usage.contains(option), option);
         }

@@ -35,9 +35,12 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
             "                        the open-file limit, at most " + MashupOptions.DEFAULT_MAX_IN_FLIGHT + ")",
             "  --max-connections N   inbound connections at once; past it accepting pauses (default: derived from",
             "                        the open-file limit)",
-            "  --admin-port N        port serving only /health, /health/live, /health/ready and /metrics, outside",
-            "                        the connection limit and open during a graceful stop (default: --port + 1,",
-            "                        ephemeral with --port 0; -1 for none)",
+            "  --admin-port N        port serving only /health, /health/live, /health/ready, /metrics and the",
+            "                        live view /dashboard, outside the connection limit and open during a",
+            "                        graceful stop (default: --port + 1, ephemeral with --port 0; -1 for none)",
+            "  --admin-host HOST     address the admin port binds (default " + MashupOptions.DEFAULT_ADMIN_HOST
+                    + ", whatever --host says);",
+            "                        0.0.0.0 when probes or scrapers come from other hosts or containers",
             "  --observability-on-admin-only",
             "                        serve /metrics and /health* on the admin port only; the main port answers",
             "                        404 for them (needs an admin port)",
@@ -77,6 +80,7 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
                 case "--host" -> options = options.withHost(value(args, ++i, arg));
                 case "--max-connections" -> options = options.withMaxConnections(number(args, ++i, arg));
                 case "--admin-port" -> options = options.withAdminPort(number(args, ++i, arg));
+                case "--admin-host" -> options = options.withAdminHost(value(args, ++i, arg));
                 case "--max-threads" -> options = options.withMaxThreads(number(args, ++i, arg));
                 case "--max-inflight" -> options = options.withMaxInFlight(number(args, ++i, arg));
                 case "--observability-on-admin-only" -> options = options.withObservabilityOnAdminOnly(true);
