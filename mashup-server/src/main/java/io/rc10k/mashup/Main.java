@@ -6,6 +6,7 @@ import io.rc10k.mashup.internal.observability.Logging;
 import io.rc10k.mashup.internal.observability.MashupMetrics;
 import io.rc10k.mashup.internal.routing.DefinitionsJson;
 import io.rc10k.mashup.internal.wiring.AdminConnector;
+import io.rc10k.mashup.internal.wiring.BuildVersion;
 import io.rc10k.mashup.internal.wiring.CommandLine;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -31,7 +32,7 @@ public final class Main {
     }
 
     /**
-     * Runs the server from the command line. Exit status: 0 for {@code --help} or a good
+     * Runs the server from the command line. Exit status: 0 for {@code --help}, {@code --version} or a good
      * {@code --check}; 143 (128 + SIGTERM, as for any JVM) after a graceful stop by SIGTERM or
      * Ctrl-C (130); 1 when it cannot start (e.g. the port is in use); 2 for a bad command line, bad
      * definitions or a bad {@code --log-config} file, every problem printed.
@@ -44,7 +45,7 @@ public final class Main {
         } catch (IllegalArgumentException e) {
             // reported by run
         }
-        if (command != null && !command.help()) {
+        if (command != null && !command.help() && !command.version()) {
             try {
                 Logging.configure(command.logConfig(), command.logLevels());
             } catch (IllegalArgumentException e) {
@@ -76,6 +77,10 @@ public final class Main {
         }
         if (command.help()) {
             out.println(CommandLine.USAGE);
+            return 0;
+        }
+        if (command.version()) {
+            out.println(BuildVersion.nameAndVersion());
             return 0;
         }
         if (command.check() != null) {

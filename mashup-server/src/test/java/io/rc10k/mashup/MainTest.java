@@ -3,6 +3,7 @@ package io.rc10k.mashup;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rc10k.mashup.internal.wiring.BuildVersion;
 import io.rc10k.mashup.internal.wiring.CommandLine;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -36,6 +37,16 @@ class MainTest {
         Files.writeString(file, DefinitionsTest.GOOD);
         assertEquals(0, run("--check", file.toString()));
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("OK (2 partners, 1 mashups)"));
+    }
+
+    @Test
+    void versionPrintsTheNameAndTheBuildsVersionAndStartsNothing() throws Exception {
+        assertEquals(0, run("--port", "0", "--version", "--config", "/nowhere.json"));
+        assertEquals("rc10k-mashup-server " + BuildVersion.version() + System.lineSeparator(),
+                out.toString(StandardCharsets.UTF_8));
+        // Run from target/classes, as here, the version is the one Maven filtered in, not "unknown".
+        assertTrue(BuildVersion.version().matches("\\d+\\.\\d+\\.\\d+(-SNAPSHOT)?"), BuildVersion.version());
+        assertEquals("", err());
     }
 
     @Test
@@ -111,7 +122,7 @@ class MainTest {
         String usage = out.toString(StandardCharsets.UTF_8);
         for (String option : new String[] {"--config", "--check", "--mode", "--port", "--host", "--max-threads",
             "--max-inflight", "--max-connections", "--admin-port", "--admin-host", "--observability-on-admin-only", "/health/ready",
-            "/health/live", "--log-config", "--log-level", "--otlp-endpoint"}) {
+            "/health/live", "--log-config", "--log-level", "--otlp-endpoint", "--version"}) {
             assertTrue(usage.contains(option), option);
         }
     }

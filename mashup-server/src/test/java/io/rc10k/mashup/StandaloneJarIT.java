@@ -22,6 +22,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.client.CompletableResponseListener;
@@ -222,6 +224,27 @@ class StandaloneJarIT {
             assertTrue(output.contains("mashups.travel.calls[0].template: {city} is not a parameter"), output);
             assertTrue(!output.contains("ready on"), "the server must not start half-configured");
         }
+    }
+
+    /** {@code Implementation-Title} and {@code Implementation-Version} of the jar's manifest. */
+    static List<String> manifestTitleAndVersion() throws IOException {
+        try (JarFile jar = new JarFile(JarProcess.JAR)) {
+            Attributes main = jar.getManifest().getMainAttributes();
+            return List.of(String.valueOf(main.getValue("Implementation-Title")),
+                    String.valueOf(main.getValue("Implementation-Version")));
+        }
+    }
+
+    @Test
+    void versionPrintsWhatTheJarsManifestSaysAndStartsNothing() throws Exception {
+        List<String> manifest = manifestTitleAndVersion();
+        assertEquals("rc10k-mashup-server", manifest.get(0));
+        assertTrue(manifest.get(1).matches("\\d+\\.\\d+\\.\\d+(-SNAPSHOT)?"), manifest.get(1));
+        Process process = JarProcess.run("--version", "--port", "0");
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, process.exitValue(), output);
+        assertEquals(manifest.get(0) + " " + manifest.get(1) + System.lineSeparator(), output);
     }
 
     @Test

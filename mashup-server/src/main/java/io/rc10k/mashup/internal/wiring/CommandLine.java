@@ -13,11 +13,12 @@ import java.util.Set;
 /**
  * The mashup server's command line; every error names the option, the value and what is accepted.
  *
+ * @param version   {@code --version}: print {@link BuildVersion#nameAndVersion()} and exit
  * @param logConfig a Logback configuration file to use instead of the bundled one, or null
  * @param logLevels {@code LOGGER=LEVEL} settings applied after the configuration, in order
  */
-public record CommandLine(MashupOptions options, Path config, Path check, boolean help, Path logConfig,
-        List<String> logLevels) {
+public record CommandLine(MashupOptions options, Path config, Path check, boolean help, boolean version,
+        Path logConfig, List<String> logLevels) {
     /** The levels {@code --log-level} takes (Logback's, lowercase). */
     static final Set<String> LEVELS = Set.of("trace", "debug", "info", "warn", "error", "off");
 
@@ -58,8 +59,9 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
             "                        set after the configuration; repeatable. No access log:",
             "                        --log-level org.eclipse.jetty.server.RequestLog=off",
             "  --help                print this and exit",
+            "  --version             print the name and version (" + BuildVersion.NAME + " x.y.z) and exit",
             "Exit status: 143 after a graceful stop by SIGTERM (130 for Ctrl-C), 1 cannot start,",
-            "2 bad command line, definitions or --log-config file, 0 for --help and a valid --check.");
+            "2 bad command line, definitions or --log-config file, 0 for --help, --version and a valid --check.");
 
     public static CommandLine parse(String... args) {
         MashupOptions options = MashupOptions.defaults();
@@ -71,7 +73,10 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
             String arg = args[i];
             switch (arg) {
                 case "--help", "-h" -> {
-                    return new CommandLine(options, null, null, true, null, List.of());
+                    return new CommandLine(options, null, null, true, false, null, List.of());
+                }
+                case "--version" -> {
+                    return new CommandLine(options, null, null, false, true, null, List.of());
                 }
                 case "--config" -> config = Path.of(value(args, ++i, arg));
                 case "--check" -> check = Path.of(value(args, ++i, arg));
@@ -91,7 +96,7 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
                 default -> throw new IllegalArgumentException("unknown option \"" + arg + "\" (see --help)");
             }
         }
-        return new CommandLine(options, config, check, false, logConfig, List.copyOf(logLevels));
+        return new CommandLine(options, config, check, false, false, logConfig, List.copyOf(logLevels));
     }
 
     /** {@code LOGGER=LEVEL}, checked; the level lowercased. */
