@@ -8,6 +8,7 @@ import io.rc10k.mashup.internal.routing.DefinitionsJson;
 import io.rc10k.mashup.internal.wiring.AdminConnector;
 import io.rc10k.mashup.internal.wiring.BuildVersion;
 import io.rc10k.mashup.internal.wiring.CommandLine;
+import io.rc10k.mashup.internal.wiring.Probe;
 import java.io.IOException;
 import java.io.PrintStream;
 import org.eclipse.jetty.server.Connector;
@@ -33,9 +34,10 @@ public final class Main {
 
     /**
      * Runs the server from the command line. Exit status: 0 for {@code --help}, {@code --version} or a good
-     * {@code --check}; 143 (128 + SIGTERM, as for any JVM) after a graceful stop by SIGTERM or
-     * Ctrl-C (130); 1 when it cannot start (e.g. the port is in use); 2 for a bad command line, bad
-     * definitions or a bad {@code --log-config} file, every problem printed.
+     * {@code --check}; 143 (128 + SIGTERM, as for any JVM) after a graceful stop by SIGTERM or Ctrl-C (130);
+     * 1 when it cannot start (e.g. the port is in use); 2 for a bad command line, bad definitions or a bad
+     * {@code --log-config} file, every problem printed. {@code --probe URL} starts no server: 0 when URL
+     * answers 200, else 1.
      */
     public static void main(String[] args) throws Exception {
         // Logging first, so that the server's first lines already obey it. A bad command line is run's to report.
@@ -45,7 +47,7 @@ public final class Main {
         } catch (IllegalArgumentException e) {
             // reported by run
         }
-        if (command != null && !command.help() && !command.version()) {
+        if (command != null && !command.help() && !command.version() && command.probe() == null) {
             try {
                 Logging.configure(command.logConfig(), command.logLevels());
             } catch (IllegalArgumentException e) {
@@ -82,6 +84,9 @@ public final class Main {
         if (command.version()) {
             out.println(BuildVersion.nameAndVersion());
             return 0;
+        }
+        if (command.probe() != null) {
+            return Probe.get(command.probe(), out, err);
         }
         if (command.check() != null) {
             try {

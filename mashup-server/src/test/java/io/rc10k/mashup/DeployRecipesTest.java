@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.broker.Partner;
+import io.rc10k.mashup.internal.wiring.Probe;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -70,10 +71,10 @@ class DeployRecipesTest {
     }
 
     /** One Dockerfile instruction: the keyword and its arguments, continuation lines joined. */
-    private record Instruction(String keyword, String arguments) {
+    record Instruction(String keyword, String arguments) {
     }
 
-    private static List<Instruction> instructions(String dockerfile) {
+    static List<Instruction> instructions(String dockerfile) {
         List<Instruction> all = new ArrayList<>();
         StringBuilder current = new StringBuilder();
         for (String line : dockerfile.split("\n")) {
@@ -155,9 +156,40 @@ class DeployRecipesTest {
         assertTrue(why.contains("--admin-host 0.0.0.0") && why.contains("Kubernetes") && why.contains("Prometheus"),
                 "the comment above ENTRYPOINT says why the admin port leaves loopback: " + why);
 
+        // The health check: the jar probes its own readiness on the admin port; the image has no curl.
+        List<Instruction> checks = runtime.stream().filter(i -> i.keyword().equals("HEALTHCHECK")).toList();
+        assertEquals(1, checks.size(), "one HEALTHCHECK in the runtime stage");
+        List<String> probe = healthCheckCommand(checks.get(0));
+        assertEquals("java", probe.get(0));
+        assertEquals(List.of("-jar", jar, "--probe", "http://127.0.0.1:" + MashupOptions.defaults().adminPort()
+                + "/health/ready"), probe.subList(probe.indexOf("-jar"), probe.size()), "the readiness view: " + probe);
+        Matcher timeout = Pattern.compile("--timeout=(\\d+)s").matcher(checks.get(0).arguments());
+        assertTrue(timeout.find(), "the check's timeout is set: " + checks.get(0));
+        assertTrue(TimeUnit.SECONDS.toMillis(Long.parseLong(timeout.group(1))) > 2L * Probe.TIMEOUT_MILLIS,
+                "Docker waits longer than the probe's own bounds (connect, then answer), so the probe says why");
+        assertFalse(runtime.stream().anyMatch(i -> i.arguments().contains("curl")), "the runtime stage has no curl");
+        String checkWhy = commentAbove(text, "HEALTHCHECK");
+        assertTrue(checkWhy.contains("curl") && checkWhy.contains("starting no server"), "the comment says why: "
+                + checkWhy);
+
         for (String note : List.of("--ulimit nofile=", "/health/ready", "/health/live", "--stop-timeout")) {
             assertTrue(text.contains(note), "the Dockerfile's notes mention " + note);
         }
+    }
+
+    /** The exec form of a {@code HEALTHCHECK ... CMD [...]}: the command's words. */
+    static List<String> healthCheckCommand(Instruction check) {
+        String arguments = check.arguments();
+        int cmd = arguments.indexOf("CMD [");
+        assertTrue(cmd >= 0, "HEALTHCHECK in exec form (CMD [...]), so that no shell is needed: " + arguments);
+        String array = arguments.substring(cmd + 4).strip();
+        assertTrue(array.endsWith("]"), arguments);
+        List<String> words = new ArrayList<>();
+        Matcher word = Pattern.compile("\"([^\"]*)\"").matcher(array);
+        while (word.find()) {
+            words.add(word.group(1));
+        }
+        return words;
     }
 
     /** The unit's sections, each key's values in order, continuation lines joined. */

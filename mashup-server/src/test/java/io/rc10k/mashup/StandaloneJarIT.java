@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.stubs.PartnerStubs;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -245,6 +246,44 @@ class StandaloneJarIT {
         assertTrue(process.waitFor(30, TimeUnit.SECONDS));
         assertEquals(0, process.exitValue(), output);
         assertEquals(manifest.get(0) + " " + manifest.get(1) + System.lineSeparator(), output);
+    }
+
+    /** The Dockerfile's HEALTHCHECK command, run here: this JVM's java, the built jar, the jar's admin port. */
+    private static Process dockerHealthCheck(URI admin) throws IOException {
+        String dockerfile = Files.readString(Path.of("").toAbsolutePath().getParent().resolve("deploy/Dockerfile"));
+        DeployRecipesTest.Instruction check = DeployRecipesTest.instructions(dockerfile).stream()
+                .filter(i -> i.keyword().equals("HEALTHCHECK")).findFirst().orElseThrow();
+        List<String> command = new ArrayList<>(DeployRecipesTest.healthCheckCommand(check));
+        command.set(0, ProcessHandle.current().info().command().orElse("java"));
+        command.set(command.indexOf("-jar") + 1, JarProcess.JAR);
+        int url = command.indexOf("--probe") + 1;
+        command.set(url, command.get(url).replace(":" + MashupOptions.defaults().adminPort() + "/",
+                ":" + admin.getPort() + "/"));
+        return new ProcessBuilder(command).redirectErrorStream(true).start();
+    }
+
+    private static int exit(Process process, StringBuilder output) throws Exception {
+        output.append(new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the probe did not end: " + output);
+        return process.exitValue();
+    }
+
+    @Test
+    void theDockerfilesHealthCheckPassesWhileTheJarServesAndFailsOnceItHasStopped() throws Exception {
+        JarProcess jar = JarProcess.start("--port", "0");
+        URI admin = jar.liveView.get(60, TimeUnit.SECONDS);
+        StringBuilder healthy = new StringBuilder();
+        try {
+            assertEquals(0, exit(dockerHealthCheck(admin), healthy), healthy.toString());
+        } finally {
+            assertEquals(143, jar.stop());
+        }
+        assertTrue(healthy.toString().contains("probe http://127.0.0.1:" + admin.getPort() + "/health/ready: 200 "
+                + "{\"status\":\"up\",\"state\":\"ready\""), healthy.toString());
+        StringBuilder stopped = new StringBuilder();
+        assertEquals(1, exit(dockerHealthCheck(admin), stopped), stopped.toString());
+        assertTrue(stopped.toString().contains("/health/ready: no answer (java.net.ConnectException"),
+                stopped.toString());
     }
 
     @Test
