@@ -8,6 +8,7 @@ import io.rc10k.mashup.internal.routing.DefinitionsJson;
 import io.rc10k.mashup.internal.wiring.AdminConnector;
 import io.rc10k.mashup.internal.wiring.BuildVersion;
 import io.rc10k.mashup.internal.wiring.CommandLine;
+import io.rc10k.mashup.internal.wiring.HangUp;
 import io.rc10k.mashup.internal.wiring.Probe;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -134,6 +135,9 @@ public final class Main {
                 }
             });
         }
+        Logger log = LoggerFactory.getLogger(MashupServer.class);
+        // A hang-up would end the JVM (129) and cut off the requests in flight; the server has nothing to reload.
+        HangUp.ignore(log);
         String unbound = bindEach(server);
         if (unbound != null) {
             err.println("mashup-server: cannot start: " + unbound);
@@ -156,7 +160,6 @@ public final class Main {
         int port = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
         String base = "http://" + command.options().host() + ":" + port;
         MashupServer.Limits limits = server.getBean(MashupServer.Limits.class);
-        Logger log = LoggerFactory.getLogger(MashupServer.class);
         log.info("started on {}: mode {}, {} mashups, {} partners", base, command.options().mode().label(),
                 definitions.mashups().size(), definitions.partners().size());
         MashupMetrics metrics = server.getBean(MashupMetrics.class);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.stubs.PartnerStubs;
+import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -439,6 +440,46 @@ class StandaloneJarIT {
                 throw new AssertionError("no line matching " + pattern + " in:\n" + jar.output);
             }
             Thread.sleep(20);
+        }
+    }
+
+    /** {@code kill -HUP pid}, waited for; the signal itself is delivered before kill exits. */
+    private static void hangUp(ProcessHandle process) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-HUP", String.valueOf(process.pid())).redirectErrorStream(true)
+                .start();
+        String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(kill.waitFor(30, TimeUnit.SECONDS), "kill did not end");
+        assertEquals(0, kill.exitValue(), "kill -HUP " + process.pid() + ": " + output);
+    }
+
+    @Test
+    void aHangUpIsLoggedAndIgnoredAndTheServerKeepsAnswering() throws Exception {
+        Assumptions.assumeTrue(File.separatorChar == '/', "SIGHUP and kill are Unix's; this is "
+                + System.getProperty("os.name"));
+        Pattern ignored = Pattern.compile("(?m)^" + ISO_8601 + " WARN  \\[[^\\]]+] io\\.rc10k\\.mashup\\.MashupServer - "
+                + "SIGHUP ignored: the server reloads nothing and keeps running; to apply new definitions or options, "
+                + "restart it \\(SIGTERM stops it gracefully\\)$");
+        JarProcess jar = JarProcess.start("--port", "0");
+        try {
+            URI admin = jar.liveView.get(60, TimeUnit.SECONDS);
+            // Twice: the handler stays in place after the first.
+            for (int signals = 1; signals <= 2; signals++) {
+                hangUp(jar.process.toHandle());
+                int expected = signals;
+                Await.until(() -> ignored.matcher(jar.output).results().count() == expected,
+                        () -> expected + " SIGHUP line(s) expected in:\n" + jar.output);
+            }
+            assertTrue(jar.process.isAlive(), "the server ended on SIGHUP:\n" + jar.output);
+            ContentResponse ready = client.newRequest(admin.resolve("/health/ready")).timeout(30, TimeUnit.SECONDS)
+                    .send();
+            assertEquals(200, ready.getStatus(), ready.getContentAsString());
+            assertTrue(ready.getContentAsString().contains("\"version\":\"" + manifestTitleAndVersion().get(1) + "\""),
+                    "/health shows the version the jar's manifest carries: " + ready.getContentAsString());
+            ContentResponse mashup = client.newRequest(jar.uri.resolve("/mashup/travel?city=Paris"))
+                    .timeout(30, TimeUnit.SECONDS).send();
+            assertEquals(200, mashup.getStatus(), mashup.getContentAsString());
+        } finally {
+            assertEquals(143, jar.stop(), "SIGTERM still stops it gracefully:\n" + jar.output);
         }
     }
 
