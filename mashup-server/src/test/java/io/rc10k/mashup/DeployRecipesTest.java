@@ -275,6 +275,71 @@ class DeployRecipesTest {
     }
 
     @Test
+    void systemdUnitSizesTheHeapToItsMemoryLimit() throws Exception {
+        Map<String, List<String>> service = unit(read(UNIT)).get("Service");
+        Matcher max = Pattern.compile("(\\d+)G").matcher(one(service, "MemoryMax"));
+        assertTrue(max.matches(), "MemoryMax= in GiB: " + one(service, "MemoryMax"));
+        Matcher percent = Pattern.compile("-XX:MaxRAMPercentage=(\\d+) ").matcher(one(service, "ExecStart"));
+        assertTrue(percent.find(), "the heap is a share of the unit's memory limit: " + one(service, "ExecStart"));
+        int share = Integer.parseInt(percent.group(1));
+        assertTrue(share >= 50 && share <= 75, "room beside the heap for stacks, buffers, code: " + share + " %");
+        assertFalse(one(service, "ExecStart").contains("-Xmx"), "-Xmx would override the share");
+        String why = commentAbove(read(UNIT), "MemoryMax=");
+        assertTrue(why.contains("-XX:MaxRAMPercentage") && why.contains(share + " %"), "the comment says how: " + why);
+    }
+
+    /** The directives of `systemd-analyze security`, set so that they hold even where it cannot run. */
+    @Test
+    void systemdUnitIsSandboxedAsFarAsAJvmAllows() throws Exception {
+        String text = read(UNIT);
+        Map<String, List<String>> service = unit(text).get("Service");
+        Map<String, String> expected = new LinkedHashMap<>();
+        for (String key : List.of("NoNewPrivileges", "ProtectHome", "PrivateTmp", "PrivateDevices", "PrivateUsers",
+                "PrivateMounts", "ProtectHostname", "ProtectClock", "ProtectKernelTunables", "ProtectKernelModules",
+                "ProtectKernelLogs", "ProtectControlGroups", "RestrictNamespaces", "RestrictRealtime",
+                "RestrictSUIDSGID", "LockPersonality", "RemoveIPC")) {
+            expected.put(key, "true");
+        }
+        expected.put("ProtectSystem", "strict");
+        expected.put("CapabilityBoundingSet", "");
+        expected.put("AmbientCapabilities", "");
+        expected.put("ProtectProc", "invisible");
+        expected.put("RestrictAddressFamilies", "AF_INET AF_INET6 AF_UNIX");
+        expected.put("SystemCallArchitectures", "native");
+        expected.put("SystemCallErrorNumber", "EPERM");
+        expected.put("UMask", "0077");
+        for (Map.Entry<String, String> e : expected.entrySet()) {
+            assertEquals(e.getValue(), one(service, e.getKey()), e.getKey());
+        }
+        assertEquals(List.of("@system-service", "~@privileged @resources"), service.get("SystemCallFilter"));
+        // What a JVM cannot have, each with the reason next to it.
+        assertFalse(service.containsKey("MemoryDenyWriteExecute"), "the JIT writes code it then runs");
+        assertTrue(text.contains("# Not MemoryDenyWriteExecute=true: the JIT compiler"), "the unit says why not");
+        assertFalse(service.containsKey("ProcSubset"), "the JVM reads /proc/cgroups for its memory limit");
+        assertTrue(text.contains("# Not ProcSubset=pid: the JVM reads /proc/cgroups"), "the unit says why not");
+    }
+
+    /** Where systemd-analyze can rate a unit file (systemd 250 and newer: {@code --offline}), it rates ours OK. */
+    @Test
+    void systemdAnalyzeSecurityRatesTheUnitOkWhereItIsInstalled() throws Exception {
+        Path analyze = Path.of("/usr/bin/systemd-analyze");
+        Assumptions.assumeTrue(Files.isExecutable(analyze), "systemd-analyze is not installed here");
+        Process process = new ProcessBuilder(analyze.toString(), "security", "--offline=true", "--no-pager",
+                UNIT.toString()).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "systemd-analyze security did not end");
+        Assumptions.assumeFalse(output.contains("--offline") && output.contains("unrecognized option"),
+                "this systemd-analyze cannot rate a unit file offline (systemd 250 or newer can): " + output);
+        Matcher level = Pattern.compile("Overall exposure level for " + Pattern.quote(UNIT.getFileName().toString())
+                + ": (\\d+\\.\\d) (\\S+)").matcher(output);
+        assertTrue(level.find(), output);
+        double exposure = Double.parseDouble(level.group(1));
+        assertTrue(exposure <= 3.0, "exposure " + exposure + " " + level.group(2) + ", more than 3.0:\n" + output);
+        assertEquals("OK", level.group(2), output);
+        System.out.println("systemd-analyze security: " + level.group(1) + " " + level.group(2));
+    }
+
+    @Test
     void systemdAnalyzeFindsNothingToSayWhereItIsInstalled() throws Exception {
         Path analyze = Path.of("/usr/bin/systemd-analyze");
         Assumptions.assumeTrue(Files.isExecutable(analyze), "systemd-analyze is not installed here");
