@@ -122,7 +122,7 @@ class MainTest {
         String usage = out.toString(StandardCharsets.UTF_8);
         for (String option : new String[] {"--config", "--check", "--mode", "--port", "--host", "--max-threads",
             "--max-inflight", "--max-connections", "--admin-port", "--admin-host", "--observability-on-admin-only", "/health/ready",
-            "/health/live", "--log-config", "--log-level", "--otlp-endpoint", "--version"}) {
+            "/health/live", "--log-config", "--log-level", "--otlp-endpoint", "--version", "--probe"}) {
             assertTrue(usage.contains(option), option);
         }
     }
