@@ -5,9 +5,14 @@ import io.rc10k.mashup.internal.observability.DashboardServlets;
 import io.rc10k.mashup.internal.observability.Logging;
 import io.rc10k.mashup.internal.observability.MashupMetrics;
 import io.rc10k.mashup.internal.routing.DefinitionsJson;
+import io.rc10k.mashup.internal.wiring.AdminConnector;
+import io.rc10k.mashup.internal.wiring.BuildVersion;
 import io.rc10k.mashup.internal.wiring.CommandLine;
+import io.rc10k.mashup.internal.wiring.HangUp;
+import io.rc10k.mashup.internal.wiring.Probe;
+import java.io.IOException;
 import java.io.PrintStream;
-import java.net.BindException;
+import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.component.LifeCycle;
@@ -29,10 +34,11 @@ public final class Main {
     }
 
     /**
-     * Runs the server from the command line. Exit status: 0 for {@code --help} or a good
-     * {@code --check}; 143 (128 + SIGTERM, as for any JVM) after a graceful stop by SIGTERM or
-     * Ctrl-C (130); 1 when it cannot start (e.g. the port is in use); 2 for a bad command line, bad
-     * definitions or a bad {@code --log-config} file, every problem printed.
+     * Runs the server from the command line. Exit status: 0 for {@code --help}, {@code --version} or a good
+     * {@code --check}; 143 (128 + SIGTERM, as for any JVM) after a graceful stop by SIGTERM or Ctrl-C (130);
+     * 1 when it cannot start (e.g. the port is in use); 2 for a bad command line, bad definitions or a bad
+     * {@code --log-config} file, every problem printed. {@code --probe URL} starts no server: 0 when URL
+     * answers 200, else 1.
      */
     public static void main(String[] args) throws Exception {
         // Logging first, so that the server's first lines already obey it. A bad command line is run's to report.
@@ -42,7 +48,7 @@ public final class Main {
         } catch (IllegalArgumentException e) {
             // reported by run
         }
-        if (command != null && !command.help()) {
+        if (command != null && !command.help() && !command.version() && command.probe() == null) {
             try {
                 Logging.configure(command.logConfig(), command.logLevels());
             } catch (IllegalArgumentException e) {
@@ -75,6 +81,13 @@ public final class Main {
         if (command.help()) {
             out.println(CommandLine.USAGE);
             return 0;
+        }
+        if (command.version()) {
+            out.println(BuildVersion.nameAndVersion());
+            return 0;
+        }
+        if (command.probe() != null) {
+            return Probe.get(command.probe(), out, err);
         }
         if (command.check() != null) {
             try {
@@ -122,20 +135,31 @@ public final class Main {
                 }
             });
         }
+        Logger log = LoggerFactory.getLogger(MashupServer.class);
+        // A hang-up would end the JVM (129) and cut off the requests in flight; the server has nothing to reload.
+        HangUp.ignore(log);
+        String unbound = bindEach(server);
+        if (unbound != null) {
+            err.println("mashup-server: cannot start: " + unbound);
+            for (Connector connector : server.getConnectors()) {
+                ((ServerConnector) connector).close();
+            }
+            if (demo != null) {
+                demo.close();
+            }
+            return 1;
+        }
         server.setStopAtShutdown(true);
         try {
             server.start();
         } catch (Exception e) {
-            boolean bind = e instanceof BindException || e.getCause() instanceof BindException;
-            err.println("mashup-server: cannot start: " + (bind ? "port " + command.options().port()
-                    + " is in use or cannot be bound on " + command.options().host() : e.toString()));
+            err.println("mashup-server: cannot start: " + e);
             server.stop();
             return 1;
         }
         int port = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
         String base = "http://" + command.options().host() + ":" + port;
         MashupServer.Limits limits = server.getBean(MashupServer.Limits.class);
-        Logger log = LoggerFactory.getLogger(MashupServer.class);
         log.info("started on {}: mode {}, {} mashups, {} partners", base, command.options().mode().label(),
                 definitions.mashups().size(), definitions.partners().size());
         MashupMetrics metrics = server.getBean(MashupMetrics.class);
@@ -156,9 +180,9 @@ public final class Main {
                 + command.options().maxThreads() + " threads, max " + limits.maxInFlight() + " in flight, max "
                 + limits.maxConnections() + " connections of " + limits.maxFiles() + " open files"
                 + (demo != null ? ", demo partners at " + demo.partners() : "") + ")");
-        if (server.getConnectors().length > 1) {
-            String admin = "http://" + command.options().host() + ":"
-                    + ((ServerConnector) server.getConnectors()[1]).getLocalPort();
+        String admin = server.getConnectors().length < 2 ? null : "http://" + command.options().adminHost() + ":"
+                + ((ServerConnector) server.getConnectors()[1]).getLocalPort();
+        if (admin != null) {
             out.println("admin (/health/ready, /health/live, /metrics; outside the connection limit"
                     + (command.options().observabilityOnAdminOnly() ? "; only here" : "") + ") on " + admin);
             out.println("live view: " + admin + DashboardServlets.PAGE);
@@ -168,9 +192,27 @@ public final class Main {
                     .map(p -> p.name() + "=Paris").reduce((a, b) -> a + "&" + b).map(q -> "?" + q).orElse("");
             out.println("try:  curl -i '" + base + m.path() + query + "'");
         }
-        out.println("      curl " + (command.options().observabilityOnAdminOnly() ? "http://" + command.options().host()
-                + ":" + ((ServerConnector) server.getConnectors()[1]).getLocalPort() : base) + "/metrics");
+        out.println("      curl " + (command.options().observabilityOnAdminOnly() ? admin : base) + "/metrics");
         server.join();
         return -1;
+    }
+
+    /**
+     * Binds the connectors one by one (starting the server then keeps their sockets), so that a failure names
+     * the one that failed: {@code admin port 8081 on 10.0.0.5 is in use or cannot be bound (…)}. Null when all
+     * are bound.
+     */
+    private static String bindEach(Server server) {
+        for (Connector connector : server.getConnectors()) {
+            ServerConnector c = (ServerConnector) connector;
+            try {
+                c.open();
+            } catch (IOException e) {
+                Throwable why = e.getCause() != null ? e.getCause() : e;
+                return (c instanceof AdminConnector ? "admin port " : "port ") + c.getPort() + " on " + c.getHost()
+                        + " is in use or cannot be bound (" + why.getMessage() + ")";
+            }
+        }
+        return null;
     }
 }

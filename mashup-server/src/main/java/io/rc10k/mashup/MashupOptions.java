@@ -13,8 +13,10 @@ import java.net.URI;
  *                       0 derives it from the open-file limit (see {@link io.rc10k.mashup.internal.admission.FileBudget})
  * @param maxConnections inbound connections at once; past it the server stops accepting until some
  *                       close; 0 derives it from the open-file limit
- * @param adminPort      a second port serving only the {@code /health} views and {@code /metrics},
+ * @param adminPort      a second port serving only the {@code /health} views, {@code /metrics} and the dashboard,
  *                       outside the connection limit, that stays open during a graceful stop: -1 none, 0 ephemeral
+ * @param adminHost      address the admin port binds, apart from {@code host}: loopback by default, so that
+ *                       {@code --host 0.0.0.0} publishes the mashups, not the metrics, probes and live view
  * @param observabilityOnAdminOnly {@code /metrics} and the {@code /health} views on the admin port only;
  *                       the main port answers 404 for them. Needs an admin port
  * @param otlpEndpoint   where to export spans with OTLP/HTTP ({@code http://collector:4318}, or a full
@@ -23,8 +25,9 @@ import java.net.URI;
  *                       every partner; a call past it ends {@code memory_budget}. 0: a quarter of the heap
  */
 public record MashupOptions(String host, int port, Mode mode, int maxThreads, int maxInFlight, int maxConnections,
-        int adminPort, boolean observabilityOnAdminOnly, URI otlpEndpoint, long maxBufferedBytes) {
+        int adminPort, String adminHost, boolean observabilityOnAdminOnly, URI otlpEndpoint, long maxBufferedBytes) {
     public static final String DEFAULT_HOST = "127.0.0.1";
+    public static final String DEFAULT_ADMIN_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
     public static final int DEFAULT_MAX_THREADS = 200;
     /** The upper bound of the derived {@code maxInFlight}. */
@@ -48,6 +51,10 @@ public record MashupOptions(String host, int port, Mode mode, int maxThreads, in
         if (adminPort < -1 || adminPort > 65_535) {
             throw new IllegalArgumentException("--admin-port: " + adminPort + " (accepted: -1 for none, 0 to 65535)");
         }
+        if (adminHost == null || adminHost.isBlank()) {
+            throw new IllegalArgumentException("--admin-host: \"" + adminHost + "\" (accepted: an address to bind, e.g. "
+                    + DEFAULT_ADMIN_HOST + " or 0.0.0.0)");
+        }
         if (observabilityOnAdminOnly && adminPort < 0) {
             throw new IllegalArgumentException("--observability-on-admin-only needs an admin port, but --admin-port is "
                     + adminPort + " (accepted with it: --admin-port 0 to 65535)");
@@ -67,61 +74,70 @@ public record MashupOptions(String host, int port, Mode mode, int maxThreads, in
                 && uri.getQuery() == null && uri.getFragment() == null;
     }
 
-    /** Port 8080, admin port 8081, async, 200 threads, limits derived from the open-file limit, no span export. */
+    /**
+     * Port 8080 and admin port 8081, both on loopback; async, 200 threads, limits derived from the open-file
+     * limit, no span export.
+     */
     public static MashupOptions defaults() {
         return new MashupOptions(DEFAULT_HOST, DEFAULT_PORT, Mode.ASYNC, DEFAULT_MAX_THREADS, 0, 0, DEFAULT_PORT + 1,
-                false, null, 0);
+                DEFAULT_ADMIN_HOST, false, null, 0);
     }
 
     public MashupOptions withHost(String host) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
+                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
     }
 
     /** Also moves a default admin port along: port + 1, or ephemeral for port 0. */
     public MashupOptions withPort(int port) {
         int admin = adminPort == this.port + 1 ? (port == 0 ? 0 : port + 1) : adminPort;
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, admin,
-                observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
+                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
     }
 
     public MashupOptions withMode(Mode mode) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
+                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
     }
 
     public MashupOptions withMaxThreads(int maxThreads) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
+                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
     }
 
     public MashupOptions withMaxInFlight(int maxInFlight) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
+                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
     }
 
     public MashupOptions withMaxConnections(int maxConnections) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
+                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
     }
 
     public MashupOptions withAdminPort(int adminPort) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
+                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
+    }
+
+    /** Where the admin port binds; {@link #withHost} leaves it where it is. */
+    public MashupOptions withAdminHost(String adminHost) {
+        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
+                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
     }
 
     public MashupOptions withObservabilityOnAdminOnly(boolean observabilityOnAdminOnly) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
+                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
     }
 
     public MashupOptions withOtlpEndpoint(URI otlpEndpoint) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
+                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
     }
 
     public MashupOptions withMaxBufferedBytes(long maxBufferedBytes) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
+                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
     }
 }

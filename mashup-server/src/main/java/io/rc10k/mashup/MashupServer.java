@@ -2,6 +2,7 @@ package io.rc10k.mashup;
 
 import io.rc10k.broker.BrokerClient;
 import io.rc10k.mashup.internal.admission.AdmissionHandler;
+import io.rc10k.mashup.internal.admission.AllowedMethods;
 import io.rc10k.mashup.internal.admission.BlockingRequestLimit;
 import io.rc10k.mashup.internal.admission.FileBudget;
 import io.rc10k.mashup.internal.admission.GracefulMashups;
@@ -21,6 +22,8 @@ import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.CustomRequestLog;
 import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -86,7 +89,11 @@ public final class MashupServer {
         int maxInFlight = options.maxInFlight() > 0 ? options.maxInFlight()
                 : Math.min(MashupOptions.DEFAULT_MAX_IN_FLIGHT, maxConnections);
 
-        ServerConnector connector = new ServerConnector(server);
+        // Both connectors speak HTTP/1.1 without naming Jetty's version: it tells a scanner which advisories to try.
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setSendXPoweredBy(false);
+        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
         connector.setName("main");
         connector.setHost(options.host());
         connector.setPort(options.port());
@@ -99,8 +106,8 @@ public final class MashupServer {
         limit.setEndPointIdleTimeout(5_000);
         server.addBean(limit);
         if (options.adminPort() >= 0) {
-            ServerConnector admin = new AdminConnector(server);
-            admin.setHost(options.host());
+            ServerConnector admin = new AdminConnector(server, new HttpConnectionFactory(http));
+            admin.setHost(options.adminHost());
             admin.setPort(options.adminPort());
             server.addConnector(admin);
         }
@@ -151,7 +158,8 @@ public final class MashupServer {
         AdmissionHandler admission = new AdmissionHandler(maxInFlight, parts.metrics(),
                 () -> limit.getNetworkConnectionCount() >= nearLimit, options.observabilityOnAdminOnly(), mashups);
         server.addBean(new Limits(budget.maxFiles(), maxConnections, maxInFlight));
-        Handler top = new GracefulMashups(admission);
+        // Methods first: a TRACE to the admin port is a 405 too, not a 404 for its path.
+        Handler top = new AllowedMethods(new GracefulMashups(admission));
         // Async mode: mashup GETs run where they were read; anything that may block goes to the pool.
         server.setHandler(mode.blocks() ? top : new InlineMashups(top));
         server.setErrorHandler(new JsonErrorHandler());

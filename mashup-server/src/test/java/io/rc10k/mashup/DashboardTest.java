@@ -2,6 +2,7 @@ package io.rc10k.mashup;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -66,6 +68,7 @@ class DashboardTest {
                     + "; style-src " + sha256(between(html, "<style>", "</style>")) + "; connect-src 'self'; "
                     + "img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'", policy);
             assertEquals("nosniff", page.getHeaders().get("X-Content-Type-Options"));
+            assertRestrictivePermissionsPolicy(page.getHeaders().get("Permissions-Policy"));
             assertTrue(html.contains("fetch('dashboard/data'"), "the page polls its data relative to itself");
             assertEquals(count(html, "http://"), count(html, "http://www.w3.org/2000/svg"),
                     "the page names no server but the SVG namespace");
@@ -107,6 +110,8 @@ class DashboardTest {
             assertEquals(200, response.getStatus());
             assertEquals("application/json", response.getMediaType());
             assertEquals("no-store", response.getHeaders().get("Cache-Control"));
+            assertEquals("nosniff", response.getHeaders().get("X-Content-Type-Options"));
+            assertRestrictivePermissionsPolicy(response.getHeaders().get("Permissions-Policy"));
             JsonNode data = JSON.readTree(response.getContent());
             PrometheusText metrics = new PrometheusText(get(server, admin(server).resolve("/metrics"))
                     .getContentAsString());
@@ -144,6 +149,21 @@ class DashboardTest {
             assertEquals(1, data.at("/partners/stub/calls").asInt(), "the echo mashup called stub once: " + context);
             assertEquals(3, data.at("/partners/weather/count").asInt(), "three travel mashups: " + context);
         }
+    }
+
+    /** Every feature the policy names is allowed nowhere ({@code feature=()}), and the usual suspects are named. */
+    private static void assertRestrictivePermissionsPolicy(String policy) {
+        assertNotNull(policy, "no Permissions-Policy");
+        List<String> features = new ArrayList<>();
+        for (String directive : policy.split(",\\s*")) {
+            assertTrue(directive.matches("[a-z-]+=\\(\\)"), "allows something: " + directive + " in " + policy);
+            features.add(directive.substring(0, directive.indexOf('=')));
+        }
+        for (String feature : List.of("camera", "microphone", "geolocation", "payment", "usb", "clipboard-read",
+                "display-capture", "fullscreen")) {
+            assertTrue(features.contains(feature), feature + " is not named: " + policy);
+        }
+        assertEquals(features.size(), Set.copyOf(features).size(), "a feature named twice: " + policy);
     }
 
     private static void close(double expected, JsonNode actual, String context) {

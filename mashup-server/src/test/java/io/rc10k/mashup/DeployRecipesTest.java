@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.broker.Partner;
+import io.rc10k.mashup.internal.wiring.Probe;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -47,6 +48,22 @@ class DeployRecipesTest {
         return block;
     }
 
+    /** The comment lines right above the first line that starts with {@code start}, joined; fails when there is none. */
+    static String commentAbove(String text, String start) {
+        List<String> lines = List.of(text.split("\n"));
+        int at = 0;
+        while (at < lines.size() && !lines.get(at).startsWith(start)) {
+            at++;
+        }
+        assertTrue(at < lines.size(), "no line starts with " + start);
+        StringBuilder comment = new StringBuilder();
+        for (int i = at - 1; i >= 0 && lines.get(i).startsWith("#"); i--) {
+            comment.insert(0, lines.get(i).substring(1).strip() + " ");
+        }
+        assertFalse(comment.isEmpty(), "no comment above " + start);
+        return comment.toString();
+    }
+
     @Test
     void operationsShowsBothRecipesVerbatim() throws IOException {
         assertEquals(read(DOCKERFILE), embedded("dockerfile"), "docs/operations.md's copy of deploy/Dockerfile");
@@ -54,10 +71,10 @@ class DeployRecipesTest {
     }
 
     /** One Dockerfile instruction: the keyword and its arguments, continuation lines joined. */
-    private record Instruction(String keyword, String arguments) {
+    record Instruction(String keyword, String arguments) {
     }
 
-    private static List<Instruction> instructions(String dockerfile) {
+    static List<Instruction> instructions(String dockerfile) {
         List<Instruction> all = new ArrayList<>();
         StringBuilder current = new StringBuilder();
         for (String line : dockerfile.split("\n")) {
@@ -132,10 +149,47 @@ class DeployRecipesTest {
         assertTrue(command.contains("\"java\", \"-jar\", \"" + jar + "\""), command);
         assertTrue(command.contains("\"--host\", \"0.0.0.0\""), "reachable from outside the container: " + command);
         assertFalse(command.contains("--port"), "the ports are the defaults EXPOSE names");
+        // The admin port is on loopback by default, and a container's loopback is out of reach of its probes.
+        assertTrue(command.contains("\"--admin-host\", \"0.0.0.0\""), "the admin port reachable from outside: "
+                + command);
+        String why = commentAbove(text, "ENTRYPOINT");
+        assertTrue(why.contains("--admin-host 0.0.0.0") && why.contains("Kubernetes") && why.contains("Prometheus"),
+                "the comment above ENTRYPOINT says why the admin port leaves loopback: " + why);
+
+        // The health check: the jar probes its own readiness on the admin port; the image has no curl.
+        List<Instruction> checks = runtime.stream().filter(i -> i.keyword().equals("HEALTHCHECK")).toList();
+        assertEquals(1, checks.size(), "one HEALTHCHECK in the runtime stage");
+        List<String> probe = healthCheckCommand(checks.get(0));
+        assertEquals("java", probe.get(0));
+        assertEquals(List.of("-jar", jar, "--probe", "http://127.0.0.1:" + MashupOptions.defaults().adminPort()
+                + "/health/ready"), probe.subList(probe.indexOf("-jar"), probe.size()), "the readiness view: " + probe);
+        Matcher timeout = Pattern.compile("--timeout=(\\d+)s").matcher(checks.get(0).arguments());
+        assertTrue(timeout.find(), "the check's timeout is set: " + checks.get(0));
+        assertTrue(TimeUnit.SECONDS.toMillis(Long.parseLong(timeout.group(1))) > 2L * Probe.TIMEOUT_MILLIS,
+                "Docker waits longer than the probe's own bounds (connect, then answer), so the probe says why");
+        assertFalse(runtime.stream().anyMatch(i -> i.arguments().contains("curl")), "the runtime stage has no curl");
+        String checkWhy = commentAbove(text, "HEALTHCHECK");
+        assertTrue(checkWhy.contains("curl") && checkWhy.contains("starting no server"), "the comment says why: "
+                + checkWhy);
 
         for (String note : List.of("--ulimit nofile=", "/health/ready", "/health/live", "--stop-timeout")) {
             assertTrue(text.contains(note), "the Dockerfile's notes mention " + note);
         }
+    }
+
+    /** The exec form of a {@code HEALTHCHECK ... CMD [...]}: the command's words. */
+    static List<String> healthCheckCommand(Instruction check) {
+        String arguments = check.arguments();
+        int cmd = arguments.indexOf("CMD [");
+        assertTrue(cmd >= 0, "HEALTHCHECK in exec form (CMD [...]), so that no shell is needed: " + arguments);
+        String array = arguments.substring(cmd + 4).strip();
+        assertTrue(array.endsWith("]"), arguments);
+        List<String> words = new ArrayList<>();
+        Matcher word = Pattern.compile("\"([^\"]*)\"").matcher(array);
+        while (word.find()) {
+            words.add(word.group(1));
+        }
+        return words;
     }
 
     /** The unit's sections, each key's values in order, continuation lines joined. */
@@ -190,6 +244,10 @@ class DeployRecipesTest {
         assertTrue(jar > 0 && args.get(jar).endsWith("/mashup-server.jar"), "java -jar …/mashup-server.jar: " + args);
         assertEquals(String.valueOf(MashupOptions.DEFAULT_PORT), args.get(args.indexOf("--port") + 1));
         assertEquals(String.valueOf(MashupOptions.defaults().adminPort()), args.get(args.indexOf("--admin-port") + 1));
+        assertEquals("0.0.0.0", args.get(args.indexOf("--admin-host") + 1), "probes from other hosts: " + args);
+        String why = commentAbove(read(UNIT), "ExecStart=");
+        assertTrue(why.contains("--admin-host 0.0.0.0") && why.contains("Prometheus"),
+                "the comment above ExecStart says why the admin port leaves loopback: " + why);
 
         String user = one(service, "User");
         assertFalse(user.equals("root") || user.equals("0"), "a dedicated user, not root");
@@ -214,6 +272,71 @@ class DeployRecipesTest {
             assertTrue(timeoutStopMillis > server.getStopTimeout(), mode + ": TimeoutStopSec " + timeoutStopMillis
                     + " ms must exceed the graceful stop of " + server.getStopTimeout() + " ms");
         }
+    }
+
+    @Test
+    void systemdUnitSizesTheHeapToItsMemoryLimit() throws Exception {
+        Map<String, List<String>> service = unit(read(UNIT)).get("Service");
+        Matcher max = Pattern.compile("(\\d+)G").matcher(one(service, "MemoryMax"));
+        assertTrue(max.matches(), "MemoryMax= in GiB: " + one(service, "MemoryMax"));
+        Matcher percent = Pattern.compile("-XX:MaxRAMPercentage=(\\d+) ").matcher(one(service, "ExecStart"));
+        assertTrue(percent.find(), "the heap is a share of the unit's memory limit: " + one(service, "ExecStart"));
+        int share = Integer.parseInt(percent.group(1));
+        assertTrue(share >= 50 && share <= 75, "room beside the heap for stacks, buffers, code: " + share + " %");
+        assertFalse(one(service, "ExecStart").contains("-Xmx"), "-Xmx would override the share");
+        String why = commentAbove(read(UNIT), "MemoryMax=");
+        assertTrue(why.contains("-XX:MaxRAMPercentage") && why.contains(share + " %"), "the comment says how: " + why);
+    }
+
+    /** The directives of `systemd-analyze security`, set so that they hold even where it cannot run. */
+    @Test
+    void systemdUnitIsSandboxedAsFarAsAJvmAllows() throws Exception {
+        String text = read(UNIT);
+        Map<String, List<String>> service = unit(text).get("Service");
+        Map<String, String> expected = new LinkedHashMap<>();
+        for (String key : List.of("NoNewPrivileges", "ProtectHome", "PrivateTmp", "PrivateDevices", "PrivateUsers",
+                "PrivateMounts", "ProtectHostname", "ProtectClock", "ProtectKernelTunables", "ProtectKernelModules",
+                "ProtectKernelLogs", "ProtectControlGroups", "RestrictNamespaces", "RestrictRealtime",
+                "RestrictSUIDSGID", "LockPersonality", "RemoveIPC")) {
+            expected.put(key, "true");
+        }
+        expected.put("ProtectSystem", "strict");
+        expected.put("CapabilityBoundingSet", "");
+        expected.put("AmbientCapabilities", "");
+        expected.put("ProtectProc", "invisible");
+        expected.put("RestrictAddressFamilies", "AF_INET AF_INET6 AF_UNIX");
+        expected.put("SystemCallArchitectures", "native");
+        expected.put("SystemCallErrorNumber", "EPERM");
+        expected.put("UMask", "0077");
+        for (Map.Entry<String, String> e : expected.entrySet()) {
+            assertEquals(e.getValue(), one(service, e.getKey()), e.getKey());
+        }
+        assertEquals(List.of("@system-service", "~@privileged @resources"), service.get("SystemCallFilter"));
+        // What a JVM cannot have, each with the reason next to it.
+        assertFalse(service.containsKey("MemoryDenyWriteExecute"), "the JIT writes code it then runs");
+        assertTrue(text.contains("# Not MemoryDenyWriteExecute=true: the JIT compiler"), "the unit says why not");
+        assertFalse(service.containsKey("ProcSubset"), "the JVM reads /proc/cgroups for its memory limit");
+        assertTrue(text.contains("# Not ProcSubset=pid: the JVM reads /proc/cgroups"), "the unit says why not");
+    }
+
+    /** Where systemd-analyze can rate a unit file (systemd 250 and newer: {@code --offline}), it rates ours OK. */
+    @Test
+    void systemdAnalyzeSecurityRatesTheUnitOkWhereItIsInstalled() throws Exception {
+        Path analyze = Path.of("/usr/bin/systemd-analyze");
+        Assumptions.assumeTrue(Files.isExecutable(analyze), "systemd-analyze is not installed here");
+        Process process = new ProcessBuilder(analyze.toString(), "security", "--offline=true", "--no-pager",
+                UNIT.toString()).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "systemd-analyze security did not end");
+        Assumptions.assumeFalse(output.contains("--offline") && output.contains("unrecognized option"),
+                "this systemd-analyze cannot rate a unit file offline (systemd 250 or newer can): " + output);
+        Matcher level = Pattern.compile("Overall exposure level for " + Pattern.quote(UNIT.getFileName().toString())
+                + ": (\\d+\\.\\d) (\\S+)").matcher(output);
+        assertTrue(level.find(), output);
+        double exposure = Double.parseDouble(level.group(1));
+        assertTrue(exposure <= 3.0, "exposure " + exposure + " " + level.group(2) + ", more than 3.0:\n" + output);
+        assertEquals("OK", level.group(2), output);
+        System.out.println("systemd-analyze security: " + level.group(1) + " " + level.group(2));
     }
 
     @Test

@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rc10k.mashup.internal.observability.MashupMetrics;
+import io.rc10k.mashup.internal.wiring.BuildVersion;
 import io.rc10k.stubs.PartnerStubs;
 import io.rc10k.stubs.StubOptions;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -70,6 +72,12 @@ class HealthTest {
         return client.newRequest(base.resolve(path)).timeout(30, TimeUnit.SECONDS).send();
     }
 
+    private static List<String> fields(JsonNode body) {
+        List<String> names = new ArrayList<>();
+        body.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
     private static JsonNode json(ContentResponse response) throws Exception {
         assertEquals("application/json", response.getMediaType());
         return JSON.readTree(response.getContent());
@@ -87,6 +95,8 @@ class HealthTest {
                     assertEquals("ready", body.get("state").asText());
                     assertEquals("async", body.get("mode").asText());
                     assertEquals("mashup", body.get("executor").asText());
+                    assertEquals(BuildVersion.version(), body.get("version").asText());
+                    assertEquals(List.of("status", "state", "mode", "executor", "version"), fields(body));
                     assertEquals("no-store", response.getHeaders().get("Cache-Control"));
                 }
             }

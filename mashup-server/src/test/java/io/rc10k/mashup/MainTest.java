@@ -3,9 +3,12 @@ package io.rc10k.mashup;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rc10k.mashup.internal.wiring.BuildVersion;
 import io.rc10k.mashup.internal.wiring.CommandLine;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -80,6 +83,16 @@ class MainTest {
     }
 
     @Test
+    void versionPrintsTheNameAndTheBuildsVersionAndStartsNothing() throws Exception {
+        assertEquals(0, run("--port", "0", "--version", "--config", "/nowhere.json"));
+        assertEquals("rc10k-mashup-server " + BuildVersion.version() + System.lineSeparator(),
+                out.toString(StandardCharsets.UTF_8));
+        // Run from target/classes, as here, the version is the one Maven filtered in, not "unknown".
+        assertTrue(BuildVersion.version().matches("\\d+\\.\\d+\\.\\d+(-SNAPSHOT)?"), BuildVersion.version());
+        assertEquals("", err());
+    }
+
+    @Test
     void badOptionsExit2NamingTheOption() throws Exception {
         assertEquals(2, run("--mode", "threads"));
         assertTrue(err().contains("--mode: \"threads\" (accepted: async, sync, virtual)"), err());
@@ -129,6 +142,18 @@ class MainTest {
     }
 
     @Test
+    void anAdminPortThatCannotBeBoundExits1NamingItsHost(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("good.json");
+        Files.writeString(file, DefinitionsTest.GOOD);
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            assertEquals(1, run("--config", file.toString(), "--port", "0", "--admin-host", "127.0.0.1",
+                    "--admin-port", String.valueOf(taken.getLocalPort())));
+        }
+        assertTrue(err().contains("cannot start: admin port "), err());
+        assertTrue(err().contains(" on 127.0.0.1 is in use or cannot be bound"), err());
+    }
+
+    @Test
     void missingFileExits2(@TempDir Path dir) throws Exception {
         assertEquals(2, run("--config", dir.resolve("nowhere.json").toString()));
         assertTrue(err().contains("cannot be read"), err());
@@ -139,8 +164,8 @@ class MainTest {
         assertEquals(0, run("--help"));
         String usage = out.toString(StandardCharsets.UTF_8);
         for (String option : new String[] {"--config", "--check", "--mode", "--port", "--host", "--max-threads",
-            "--max-inflight", "--max-connections", "--admin-port", "--observability-on-admin-only", "/health/ready",
-            "/health/live", "--log-config", "--log-level", "--otlp-endpoint"}) {
+            "--max-inflight", "--max-connections", "--admin-port", "--admin-host", "--observability-on-admin-only", "/health/ready",
+            "/health/live", "--log-config", "--log-level", "--otlp-endpoint", "--version", "--probe"}) {
             assertTrue(usage.contains(option), option);
         }
     }

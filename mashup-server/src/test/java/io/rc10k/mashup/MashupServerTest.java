@@ -1,6 +1,7 @@
 package io.rc10k.mashup;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -68,6 +70,31 @@ class MashupServerTest {
             object.remove("elapsedMillis");
             object.remove("spanId"); // random per call
             object.elements().forEachRemaining(MashupServerTest::strip);
+        }
+    }
+
+    @Test
+    void noAnswerOnEitherPortNamesJettyOrItsVersion() throws Exception {
+        try (TestServer server = TestServer.start(Mode.ASYNC, definitions)) {
+            List<String> answers = new ArrayList<>();
+            for (String path : List.of("/mashup/travel?city=Paris", "/mashup/nowhere", "/health/ready", "/metrics")) {
+                answers.add(AllowedMethodsTest.raw(server.uri, "GET " + path + " HTTP/1.1", ""));
+            }
+            for (String path : List.of("/health/ready", "/metrics", "/dashboard", "/nowhere")) {
+                answers.add(AllowedMethodsTest.raw(server.admin(), "GET " + path + " HTTP/1.1", ""));
+            }
+            // Refused by Jetty itself, before any handler: its error handler answers.
+            answers.add(AllowedMethodsTest.raw(server.uri, "GET /mashup/%00 HTTP/1.1", ""));
+            answers.add(AllowedMethodsTest.raw(server.uri, "GET /mashup/travel HTTP/1.1", "X-Big: "
+                    + "x".repeat(9_000) + "\r\n"));
+            for (String answer : answers) {
+                String head = answer.substring(0, answer.indexOf("\r\n\r\n"));
+                assertFalse(head.toLowerCase(Locale.ROOT).contains("\r\nserver:"), head);
+                assertFalse(head.toLowerCase(Locale.ROOT).contains("jetty"), head);
+                assertFalse(head.toLowerCase(Locale.ROOT).contains("x-powered-by"), head);
+            }
+            assertTrue(answers.get(0).startsWith("HTTP/1.1 200 "), answers.get(0));
+            assertTrue(answers.get(answers.size() - 1).startsWith("HTTP/1.1 431 "), answers.get(answers.size() - 1));
         }
     }
 

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.stubs.PartnerStubs;
+import java.io.File;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +24,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.client.CompletableResponseListener;
@@ -224,6 +228,65 @@ class StandaloneJarIT {
         }
     }
 
+    /** {@code Implementation-Title} and {@code Implementation-Version} of the jar's manifest. */
+    static List<String> manifestTitleAndVersion() throws IOException {
+        try (JarFile jar = new JarFile(JarProcess.JAR)) {
+            Attributes main = jar.getManifest().getMainAttributes();
+            return List.of(String.valueOf(main.getValue("Implementation-Title")),
+                    String.valueOf(main.getValue("Implementation-Version")));
+        }
+    }
+
+    @Test
+    void versionPrintsWhatTheJarsManifestSaysAndStartsNothing() throws Exception {
+        List<String> manifest = manifestTitleAndVersion();
+        assertEquals("rc10k-mashup-server", manifest.get(0));
+        assertTrue(manifest.get(1).matches("\\d+\\.\\d+\\.\\d+(-SNAPSHOT)?"), manifest.get(1));
+        Process process = JarProcess.run("--version", "--port", "0");
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, process.exitValue(), output);
+        assertEquals(manifest.get(0) + " " + manifest.get(1) + System.lineSeparator(), output);
+    }
+
+    /** The Dockerfile's HEALTHCHECK command, run here: this JVM's java, the built jar, the jar's admin port. */
+    private static Process dockerHealthCheck(URI admin) throws IOException {
+        String dockerfile = Files.readString(Path.of("").toAbsolutePath().getParent().resolve("deploy/Dockerfile"));
+        DeployRecipesTest.Instruction check = DeployRecipesTest.instructions(dockerfile).stream()
+                .filter(i -> i.keyword().equals("HEALTHCHECK")).findFirst().orElseThrow();
+        List<String> command = new ArrayList<>(DeployRecipesTest.healthCheckCommand(check));
+        command.set(0, ProcessHandle.current().info().command().orElse("java"));
+        command.set(command.indexOf("-jar") + 1, JarProcess.JAR);
+        int url = command.indexOf("--probe") + 1;
+        command.set(url, command.get(url).replace(":" + MashupOptions.defaults().adminPort() + "/",
+                ":" + admin.getPort() + "/"));
+        return new ProcessBuilder(command).redirectErrorStream(true).start();
+    }
+
+    private static int exit(Process process, StringBuilder output) throws Exception {
+        output.append(new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the probe did not end: " + output);
+        return process.exitValue();
+    }
+
+    @Test
+    void theDockerfilesHealthCheckPassesWhileTheJarServesAndFailsOnceItHasStopped() throws Exception {
+        JarProcess jar = JarProcess.start("--port", "0");
+        URI admin = jar.liveView.get(60, TimeUnit.SECONDS);
+        StringBuilder healthy = new StringBuilder();
+        try {
+            assertEquals(0, exit(dockerHealthCheck(admin), healthy), healthy.toString());
+        } finally {
+            assertEquals(143, jar.stop());
+        }
+        assertTrue(healthy.toString().contains("probe http://127.0.0.1:" + admin.getPort() + "/health/ready: 200 "
+                + "{\"status\":\"up\",\"state\":\"ready\""), healthy.toString());
+        StringBuilder stopped = new StringBuilder();
+        assertEquals(1, exit(dockerHealthCheck(admin), stopped), stopped.toString());
+        assertTrue(stopped.toString().contains("/health/ready: no answer (java.net.ConnectException"),
+                stopped.toString());
+    }
+
     @Test
     void logLinesHaveWallClockTimesAndTheAccessLogCarriesLatencyCompletenessAndTrace() throws Exception {
         String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
@@ -399,6 +462,46 @@ class StandaloneJarIT {
                 throw new AssertionError("no line matching " + pattern + " in:\n" + jar.output);
             }
             Thread.sleep(20);
+        }
+    }
+
+    /** {@code kill -HUP pid}, waited for; the signal itself is delivered before kill exits. */
+    private static void hangUp(ProcessHandle process) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-HUP", String.valueOf(process.pid())).redirectErrorStream(true)
+                .start();
+        String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(kill.waitFor(30, TimeUnit.SECONDS), "kill did not end");
+        assertEquals(0, kill.exitValue(), "kill -HUP " + process.pid() + ": " + output);
+    }
+
+    @Test
+    void aHangUpIsLoggedAndIgnoredAndTheServerKeepsAnswering() throws Exception {
+        Assumptions.assumeTrue(File.separatorChar == '/', "SIGHUP and kill are Unix's; this is "
+                + System.getProperty("os.name"));
+        Pattern ignored = Pattern.compile("(?m)^" + ISO_8601 + " WARN  \\[[^\\]]+] io\\.rc10k\\.mashup\\.MashupServer - "
+                + "SIGHUP ignored: the server reloads nothing and keeps running; to apply new definitions or options, "
+                + "restart it \\(SIGTERM stops it gracefully\\)$");
+        JarProcess jar = JarProcess.start("--port", "0");
+        try {
+            URI admin = jar.liveView.get(60, TimeUnit.SECONDS);
+            // Twice: the handler stays in place after the first.
+            for (int signals = 1; signals <= 2; signals++) {
+                hangUp(jar.process.toHandle());
+                int expected = signals;
+                Await.until(() -> ignored.matcher(jar.output).results().count() == expected,
+                        () -> expected + " SIGHUP line(s) expected in:\n" + jar.output);
+            }
+            assertTrue(jar.process.isAlive(), "the server ended on SIGHUP:\n" + jar.output);
+            ContentResponse ready = client.newRequest(admin.resolve("/health/ready")).timeout(30, TimeUnit.SECONDS)
+                    .send();
+            assertEquals(200, ready.getStatus(), ready.getContentAsString());
+            assertTrue(ready.getContentAsString().contains("\"version\":\"" + manifestTitleAndVersion().get(1) + "\""),
+                    "/health shows the version the jar's manifest carries: " + ready.getContentAsString());
+            ContentResponse mashup = client.newRequest(jar.uri.resolve("/mashup/travel?city=Paris"))
+                    .timeout(30, TimeUnit.SECONDS).send();
+            assertEquals(200, mashup.getStatus(), mashup.getContentAsString());
+        } finally {
+            assertEquals(143, jar.stop(), "SIGTERM still stops it gracefully:\n" + jar.output);
         }
     }
 

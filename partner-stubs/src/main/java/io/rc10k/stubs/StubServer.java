@@ -1,5 +1,6 @@
 package io.rc10k.stubs;
 
+import io.rc10k.stubs.internal.BuildVersion;
 import io.rc10k.stubs.internal.CommandLine;
 import io.rc10k.stubs.internal.StubCounters;
 import io.rc10k.stubs.internal.StubHandler;
@@ -151,10 +152,14 @@ public final class StubServer {
 
     /**
      * Exit status: 143 (128 + SIGTERM, as for any JVM) after a stop by SIGTERM, 130 for Ctrl-C; 1
-     * when the server cannot start; 2 for a bad command line; 0 for {@code --help}. With
+     * when the server cannot start; 2 for a bad command line; 0 for {@code --help} and {@code --version}. With
      * {@code --hostile} it runs a {@link HostilePartner} instead, with the same statuses.
      */
     public static void main(String[] args) throws Exception {
+        if (CommandLine.asksForVersion(args)) {
+            System.out.println(BuildVersion.nameAndVersion());
+            return;
+        }
         quietJettyLogs();
         if (CommandLine.asksForHostile(args)) {
             runHostile(args);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rc10k.stubs.internal.BuildVersion;
 import io.rc10k.stubs.internal.CommandLine;
 import io.rc10k.stubs.internal.CommandLine.UsageException;
 import java.nio.file.Files;
@@ -58,6 +59,15 @@ class CommandLineTest {
     void badCommandLineNamesTheOption(String args, String expected) {
         UsageException e = assertThrows(UsageException.class, () -> CommandLine.parse(args.split(" ")));
         assertTrue(e.getMessage().contains(expected), e.getMessage());
+    }
+
+    @Test
+    void versionIsAskedForAnywhereOnTheLineAndIsTheBuildsVersion() {
+        assertTrue(CommandLine.asksForVersion("--port", "http", "--version"));
+        assertTrue(!CommandLine.asksForVersion("--port", "9001"));
+        // Run from target/classes, as here, the version is the one Maven filtered in, not "unknown".
+        assertTrue(BuildVersion.version().matches("\\d+\\.\\d+\\.\\d+(-SNAPSHOT)?"), BuildVersion.version());
+        assertEquals("rc10k-partner-stubs " + BuildVersion.version(), BuildVersion.nameAndVersion());
     }
 
     @Test

@@ -16,6 +16,8 @@ import java.security.cert.CertificateFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
@@ -136,13 +138,30 @@ class StubJarIT {
     }
 
     @Test
+    void versionPrintsTheNameAndVersionTheJarsManifestCarries() throws Exception {
+        Process process = java("--version", "--hostile", "--port", "http");
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(10, TimeUnit.SECONDS));
+        assertEquals(0, process.exitValue(), output);
+        Attributes manifest;
+        try (JarFile jar = new JarFile(JAR)) {
+            manifest = jar.getManifest().getMainAttributes();
+        }
+        assertEquals("rc10k-partner-stubs", manifest.getValue("Implementation-Title"));
+        assertTrue(manifest.getValue("Implementation-Version").matches("\\d+\\.\\d+\\.\\d+(-SNAPSHOT)?"),
+                manifest.getValue("Implementation-Version"));
+        assertEquals(manifest.getValue("Implementation-Title") + " " + manifest.getValue("Implementation-Version")
+                + System.lineSeparator(), output);
+    }
+
+    @Test
     void helpPrintsEveryOption() throws Exception {
         Process process = java("--help");
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(process.waitFor(10, TimeUnit.SECONDS));
         assertEquals(0, process.exitValue());
         for (String option : List.of("--port", "--host", "--h2c", "--max-threads", "--max-streams", "--seed",
-                "--accept-queue", "--idle-timeout", "--max-stall", "--hostile", "--chaos", "--loops")) {
+                "--accept-queue", "--idle-timeout", "--max-stall", "--hostile", "--chaos", "--loops", "--version")) {
             assertTrue(output.contains(option), option + " missing from --help");
         }
     }

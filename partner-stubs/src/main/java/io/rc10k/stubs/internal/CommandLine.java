@@ -47,6 +47,7 @@ public final class CommandLine {
             "  --loops N           with --hostile: selector threads (default " + HostilePartner.DEFAULT_LOOPS
                     + ", at most " + HostilePartner.MAX_LOOPS + ")",
             "  --help              print this and exit",
+            "  --version           print the name and version (" + BuildVersion.NAME + " x.y.z) and exit",
             "Endpoints: /stub?delay=&dist=&sigma=&seed=&bytes=&status=&fault=&id=, /weather|/hotels|/flights?city=,",
             "/stats, POST /stats/reset. See docs/partner-stubs.md.");
 
@@ -119,6 +120,11 @@ public final class CommandLine {
             }
         }
         return certificate;
+    }
+
+    /** Whether the command line asks for the version (anywhere on it): then nothing else is read or started. */
+    public static boolean asksForVersion(String... args) {
+        return List.of(args).contains("--version");
     }
 
     /** Whether the command line asks for the hostile partner rather than the stubs. */

@@ -19,12 +19,22 @@ import java.util.List;
  *
  * <p>The page's script and style are inline, and its {@code Content-Security-Policy} allows exactly
  * those two (by their SHA-256) and requests to its own origin: nothing else loads or runs, so the page
- * reaches no other host whatever an edit to it tries.</p>
+ * reaches no other host whatever an edit to it tries. Both answers say {@code nosniff} and turn every
+ * powerful browser feature off ({@link #PERMISSIONS_POLICY}).</p>
  */
 public final class DashboardServlets {
     public static final String PAGE = "/dashboard";
     public static final String DATA = "/dashboard/data";
     public static final List<String> PATHS = List.of(PAGE, DATA);
+    /**
+     * Every powerful browser feature off, for the page and anything it could embed: it draws numbers and needs
+     * none of them. Only features browsers know (an unknown name is a console warning).
+     */
+    public static final String PERMISSIONS_POLICY = "accelerometer=(), autoplay=(), bluetooth=(), camera=(), "
+            + "clipboard-read=(), clipboard-write=(), display-capture=(), encrypted-media=(), fullscreen=(), "
+            + "geolocation=(), gyroscope=(), hid=(), idle-detection=(), magnetometer=(), microphone=(), midi=(), "
+            + "payment=(), picture-in-picture=(), publickey-credentials-get=(), screen-wake-lock=(), serial=(), "
+            + "sync-xhr=(), usb=(), web-share=(), xr-spatial-tracking=()";
     static final String RESOURCE = "dashboard.html";
 
     private DashboardServlets() {
@@ -66,6 +76,7 @@ public final class DashboardServlets {
             response.setHeader("Content-Security-Policy", policy);
             response.setHeader("Cache-Control", "no-cache");
             response.setHeader("X-Content-Type-Options", "nosniff");
+            response.setHeader("Permissions-Policy", PERMISSIONS_POLICY);
             response.setHeader("Referrer-Policy", "no-referrer");
             response.setContentLength(body.length);
             response.getOutputStream().write(body);
@@ -106,6 +117,7 @@ public final class DashboardServlets {
             response.setContentType("application/json");
             response.setHeader("Cache-Control", "no-store");
             response.setHeader("X-Content-Type-Options", "nosniff");
+            response.setHeader("Permissions-Policy", PERMISSIONS_POLICY);
             response.setContentLength(body.length);
             response.getOutputStream().write(body);
         }

@@ -50,9 +50,9 @@ public final class SmallServlets {
      * readiness; readiness answers 200 only when {@link Readiness#isReady()}, else 503 with the state
      * as {@code error} and why in {@code detail}. Bodies, e.g.:
      * <pre>
-     * 200 {"status":"up","state":"ready","mode":"async","executor":"mashup"}
+     * 200 {"status":"up","state":"ready","mode":"async","executor":"mashup","version":"0.1.0"}
      * 503 {"status":"down","state":"draining","error":"draining","detail":"the server is stopping: …",
-     *      "mode":"async","executor":"mashup"}
+     *      "mode":"async","executor":"mashup","version":"0.1.0"}
      * </pre>
      */
     public static final class Health extends HttpServlet {
@@ -63,11 +63,14 @@ public final class SmallServlets {
         /**
          * @param liveness true for {@code /health/live}, false for the readiness views
          * @param executor the pool the server runs on, named for operators
+         * @param version  the server's version, so that a probe tells which build answers (during a rolling
+         *                 update, for one)
          */
-        public Health(Readiness readiness, boolean liveness, String mode, String executor) {
+        public Health(Readiness readiness, boolean liveness, String mode, String executor, String version) {
             this.readiness = readiness;
             this.liveness = liveness;
-            String tail = ",\"mode\":\"" + escape(mode) + "\",\"executor\":\"" + escape(executor) + "\"}";
+            String tail = ",\"mode\":\"" + escape(mode) + "\",\"executor\":\"" + escape(executor)
+                    + "\",\"version\":\"" + escape(version) + "\"}";
             for (Readiness.State state : Readiness.State.values()) {
                 String body = up(state)
                         ? "{\"status\":\"up\",\"state\":\"" + state.label() + "\"" + tail

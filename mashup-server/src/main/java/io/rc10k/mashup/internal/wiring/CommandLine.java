@@ -13,11 +13,13 @@ import java.util.Set;
 /**
  * The mashup server's command line; every error names the option, the value and what is accepted.
  *
+ * @param version   {@code --version}: print {@link BuildVersion#nameAndVersion()} and exit
+ * @param probe     {@code --probe URL}: GET it and exit 0 on 200, 1 otherwise ({@link Probe}), or null
  * @param logConfig a Logback configuration file to use instead of the bundled one, or null
  * @param logLevels {@code LOGGER=LEVEL} settings applied after the configuration, in order
  */
-public record CommandLine(MashupOptions options, Path config, Path check, boolean help, Path logConfig,
-        List<String> logLevels) {
+public record CommandLine(MashupOptions options, Path config, Path check, boolean help, boolean version,
+        URI probe, Path logConfig, List<String> logLevels) {
     /** The levels {@code --log-level} takes (Logback's, lowercase). */
     static final Set<String> LEVELS = Set.of("trace", "debug", "info", "warn", "error", "off");
 
@@ -35,9 +37,12 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
             "                        the open-file limit, at most " + MashupOptions.DEFAULT_MAX_IN_FLIGHT + ")",
             "  --max-connections N   inbound connections at once; past it accepting pauses (default: derived from",
             "                        the open-file limit)",
-            "  --admin-port N        port serving only /health, /health/live, /health/ready and /metrics, outside",
-            "                        the connection limit and open during a graceful stop (default: --port + 1,",
-            "                        ephemeral with --port 0; -1 for none)",
+            "  --admin-port N        port serving only /health, /health/live, /health/ready, /metrics and the",
+            "                        live view /dashboard, outside the connection limit and open during a",
+            "                        graceful stop (default: --port + 1, ephemeral with --port 0; -1 for none)",
+            "  --admin-host HOST     address the admin port binds (default " + MashupOptions.DEFAULT_ADMIN_HOST
+                    + ", whatever --host says);",
+            "                        0.0.0.0 when probes or scrapers come from other hosts or containers",
             "  --observability-on-admin-only",
             "                        serve /metrics and /health* on the admin port only; the main port answers",
             "                        404 for them (needs an admin port)",
@@ -55,20 +60,28 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
             "                        set after the configuration; repeatable. No access log:",
             "                        --log-level org.eclipse.jetty.server.RequestLog=off",
             "  --help                print this and exit",
+            "  --version             print the name and version (" + BuildVersion.NAME + " x.y.z) and exit",
+            "  --probe URL           start no server: GET URL and exit 0 if it answers 200, else 1 (a container's",
+            "                        health check without curl: --probe http://127.0.0.1:8081/health/ready)",
             "Exit status: 143 after a graceful stop by SIGTERM (130 for Ctrl-C), 1 cannot start,",
-            "2 bad command line, definitions or --log-config file, 0 for --help and a valid --check.");
+            "2 bad command line, definitions or --log-config file, 0 for --help, --version and a valid --check;",
+            "--probe: 0 for a 200, 1 for anything else.");
 
     public static CommandLine parse(String... args) {
         MashupOptions options = MashupOptions.defaults();
         Path config = null;
         Path check = null;
         Path logConfig = null;
+        URI probe = null;
         List<String> logLevels = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
                 case "--help", "-h" -> {
-                    return new CommandLine(options, null, null, true, null, List.of());
+                    return new CommandLine(options, null, null, true, false, null, null, List.of());
+                }
+                case "--version" -> {
+                    return new CommandLine(options, null, null, false, true, null, null, List.of());
                 }
                 case "--config" -> config = Path.of(value(args, ++i, arg));
                 case "--check" -> check = Path.of(value(args, ++i, arg));
@@ -77,17 +90,19 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
                 case "--host" -> options = options.withHost(value(args, ++i, arg));
                 case "--max-connections" -> options = options.withMaxConnections(number(args, ++i, arg));
                 case "--admin-port" -> options = options.withAdminPort(number(args, ++i, arg));
+                case "--admin-host" -> options = options.withAdminHost(value(args, ++i, arg));
                 case "--max-threads" -> options = options.withMaxThreads(number(args, ++i, arg));
                 case "--max-inflight" -> options = options.withMaxInFlight(number(args, ++i, arg));
                 case "--observability-on-admin-only" -> options = options.withObservabilityOnAdminOnly(true);
                 case "--max-buffered-bytes" -> options = options.withMaxBufferedBytes(bytes(args, ++i, arg));
                 case "--otlp-endpoint" -> options = options.withOtlpEndpoint(url(args, ++i, arg));
+                case "--probe" -> probe = probeUrl(args, ++i, arg);
                 case "--log-config" -> logConfig = Path.of(value(args, ++i, arg));
                 case "--log-level" -> logLevels.add(logLevel(value(args, ++i, arg)));
                 default -> throw new IllegalArgumentException("unknown option \"" + arg + "\" (see --help)");
             }
         }
-        return new CommandLine(options, config, check, false, logConfig, List.copyOf(logLevels));
+        return new CommandLine(options, config, check, false, false, probe, logConfig, List.copyOf(logLevels));
     }
 
     /** {@code LOGGER=LEVEL}, checked; the level lowercased. */
@@ -116,6 +131,23 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException(option + ": \"" + text + "\" is not a URL (" + e.getReason() + ")");
         }
+    }
+
+    /** An http or https URL with a host: what {@code --probe} asks. */
+    private static URI probeUrl(String[] args, int i, String option) {
+        String text = value(args, i, option);
+        URI uri;
+        try {
+            uri = new URI(text);
+        } catch (URISyntaxException e) {
+            uri = null;
+        }
+        if (uri == null || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+                || uri.getHost() == null) {
+            throw new IllegalArgumentException(option + ": \"" + text + "\" (accepted: an http or https URL with a "
+                    + "host, e.g. http://127.0.0.1:8081/health/ready)");
+        }
+        return uri;
     }
 
     /** A count of bytes, with an optional binary suffix: {@code 268435456}, {@code 256m}, {@code 1g}. */

@@ -106,9 +106,10 @@ public final class MashupServlets {
                     parts.mode().label())), false, DashboardServlets.DATA);
         }
         String mode = parts.mode().label();
-        mount.servlet("health", new SmallServlets.Health(parts.readiness(), false, mode, parts.executor()), false,
-                SmallServlets.HEALTH, SmallServlets.READY);
-        mount.servlet("health-live", new SmallServlets.Health(parts.readiness(), true, mode, parts.executor()), false,
-                SmallServlets.LIVE);
+        String version = BuildVersion.version();
+        mount.servlet("health", new SmallServlets.Health(parts.readiness(), false, mode, parts.executor(), version),
+                false, SmallServlets.HEALTH, SmallServlets.READY);
+        mount.servlet("health-live", new SmallServlets.Health(parts.readiness(), true, mode, parts.executor(), version),
+                false, SmallServlets.LIVE);
     }
 }
