@@ -380,7 +380,7 @@ public final class BrokerClient extends ContainerLifeCycle {
                 ? h2c : jettyHttp1 != null ? jettyHttp1 : http1;
         return new RealExchange(wire, scheduler, executor, state, upper, uri,
                 sent, listener, alone ? aloneList : RealExchange.StopList.NONE, options.hedging(),
-                options.caching(), key);
+                options.caching(), key, options.timeout());
     }
 
     /** The call's headers, then the partner's own over any of the same name. */

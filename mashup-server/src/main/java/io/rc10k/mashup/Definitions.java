@@ -206,6 +206,11 @@ public final class Definitions {
                 } catch (IllegalArgumentException e) {
                     all.add(cat + ".template: " + e.getMessage());
                 }
+                java.time.Duration timeout = call.options().timeout();
+                if (timeout != null && timeout.compareTo(m.deadline()) > 0) {
+                    all.add(cat + ".timeoutMillis: " + timeout.toMillis() + " is past the mashup's deadline (accepted: 1 "
+                            + "to its deadlineMillis, " + m.deadline().toMillis() + ")");
+                }
                 for (String header : call.forwardHeaders()) {
                     String lower = header.toLowerCase(Locale.ROOT);
                     if (BrokerClient.isRefusedHeader(header)) {

@@ -49,7 +49,7 @@ class DefinitionsSchemaTest {
             {"partners": {"p": {"baseUri": "http://127.0.0.1:9", "circuitBreaker": {"minimumCalls": 1}, "ejection": {},
                                 "headers": {"X-Key": {"env": "PATH"}}},
                           "s": {"baseUri": "https://127.0.0.1:9", "tls": {}}},
-             "mashups": {"m": {"parameters": {"q": {}},
+             "mashups": {"m": {"deadlineMillis": 600000, "parameters": {"q": {}},
                                "calls": [{"partner": "p", "template": "/x", "hedgeAfterMillis": 5}]}}}
             """;
     private static final Map<String, String> PLACE = Map.of("definitions", "", "partner", "/partners/p",

@@ -7,6 +7,7 @@ import io.rc10k.broker.Hedging;
 import io.rc10k.broker.Outcome;
 import io.rc10k.broker.Partner;
 import java.net.URI;
+import java.time.Duration;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Set;
@@ -139,8 +140,10 @@ public final class RealExchange implements Exchange {
      */
     public RealExchange(Wire wire, Scheduler scheduler, Executor executor, PartnerState state, String method, URI uri,
             HttpFields headers, ExchangeListener listener, StopList stopList,
-            Hedging hedging, Caching caching, ResponseCache.Key cacheKey) {
+            Hedging hedging, Caching caching, ResponseCache.Key cacheKey, Duration timeout) {
         this.wire = wire;
+        long partnerTimeout = state.partner().callTimeout().toNanos();
+        this.timeoutNanos = timeout == null ? partnerTimeout : Math.min(partnerTimeout, timeout.toNanos());
         this.scheduler = scheduler;
         this.executor = executor;
         this.caching = caching;
@@ -160,7 +163,7 @@ public final class RealExchange implements Exchange {
     /** Starts the first attempt, or ends REJECTED at once when the partner is full. */
     public RealExchange start() {
         startNanos = System.nanoTime();
-        deadlineNanos = startNanos + partner.callTimeout().toNanos();
+        deadlineNanos = startNanos + timeoutNanos;
         if (caching != null && servedByCache()) {
             return this;
         }
@@ -469,6 +472,9 @@ public final class RealExchange implements Exchange {
     }
 
     /** One attempt: its wire events, the body bound, the verdict. */
+    /** The call's own bound, retries included: the partner's callTimeout or a shorter one of the call's. */
+    private final long timeoutNanos;
+
     /** The host of the attempt launched last: the one a retry or hedge avoids. */
     private volatile PartnerHosts.Host lastHost;
 

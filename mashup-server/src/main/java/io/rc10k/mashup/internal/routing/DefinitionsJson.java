@@ -128,6 +128,8 @@ public final class DefinitionsJson {
                 c.maxHedgesAt = v;
                 c.maxHedges = (int) v.between(1, Hedging.MAX_EXTRA);
             })
+            .field("timeoutMillis", INTEGER, (c, v) -> c.options = c.options.withTimeout(
+                    Duration.ofMillis(v.between(1, 600_000))))
             .field("cacheSeconds", INTEGER, (c, v) -> c.options = c.options.withCaching(
                     new Caching(Duration.ofSeconds(v.between(1, 86_400)))));
 
