@@ -26,7 +26,8 @@ public class BufferBudgetTest {
     @Outcome(id = {"true, false, 6", "false, true, 6"}, expect = Expect.ACCEPTABLE,
             desc = "one reservation granted, the other refused: the budget is spent")
     @Outcome(id = "true, true, .*", expect = Expect.FORBIDDEN, desc = "both granted: 12 bytes held under a bound of 10")
-    @Outcome(expect = Expect.FORBIDDEN, desc = "both refused beside room for one, or a reservation lost or counted twice")
+    @Outcome(expect = Expect.FORBIDDEN,
+            desc = "both refused beside room for one, or a reservation lost or counted twice")
     @State
     public static class OneOfTwoReservationsFits {
         private final BufferBudget budget = new BufferBudget(MAX_BYTES);

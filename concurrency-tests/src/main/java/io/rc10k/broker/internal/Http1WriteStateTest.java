@@ -27,9 +27,9 @@ import org.openjdk.jcstress.infra.results.IIIII_Result;
  *
  * <p>Checked against two breaks. With the compare-and-sets replaced by a read of the state and then a plain
  * write, both sides may read {@code WRITING}: neither gives the connection back nor closes it, and the waiting
- * call is stranded beside it (a narrow window: tens to hundreds of samples in a quick run, of a million). With
- * no hand-over at all (the loop gives the connection back unless it has request bytes of its own to write),
- * the waiting call's request begins inside the first one in a fifth of the samples.</p>
+ * call is stranded beside it (a window of a few instructions: a quick run sees it, but rarely). With no
+ * hand-over at all (the loop gives the connection back unless it has request bytes of its own to write), the
+ * waiting call's request begins inside the first one.</p>
  */
 public class Http1WriteStateTest {
 
