@@ -24,11 +24,6 @@ final class Http1Fixture {
     static final Partner PARTNER = Partner.builder("p", "http://partner.invalid:8080").maxConnections(1).build();
     private static final Executor DROP = task -> { };
     static final Http1Wire WIRE = wire();
-    /**
-     * A loop that has ended: what a thread hands it ({@link Http1Loop#execute}) runs on that thread at once,
-     * instead of piling up, millions of times a run, in the queue of a loop that never runs.
-     */
-    static final Http1Loop ENDED_LOOP = endedLoop();
     private static final URI PATH = URI.create("http://partner.invalid:8080/weather");
     private static final InetSocketAddress ADDRESS = InetSocketAddress.createUnresolved("partner.invalid", 8080);
 
@@ -43,7 +38,11 @@ final class Http1Fixture {
         }
     }
 
-    private static Http1Loop endedLoop() {
+    /**
+     * A loop (of a wire of its own) that has ended: what a thread hands it ({@link Http1Loop#execute}) runs on
+     * that thread at once, instead of piling up, millions of times a run, in the queue of a loop that never runs.
+     */
+    static Http1Loop endedLoop() {
         Http1Loop loop = wire().loop(0);
         try {
             loop.stop(0); // tells it to end, without waiting: it has not begun

@@ -32,6 +32,8 @@ import org.openjdk.jcstress.infra.results.IIIII_Result;
  * waiting call's request begins inside the first one.</p>
  */
 public class Http1WriteStateTest {
+    /** Where the partial write's connection runs: the close, or the write of the rest, runs on the sender. */
+    static final Http1Loop ENDED_LOOP = Http1Fixture.endedLoop();
 
     @JCStressTest
     @Description("Http1Connection: the answer ends as the sender's write of the whole request returns; the "
@@ -92,8 +94,7 @@ public class Http1WriteStateTest {
         private final Http1Destination destination = Http1Fixture.destination();
         /** Takes 8 bytes a write: the loop must write the rest when the socket has room. */
         private final AnsweringChannel channel = new AnsweringChannel(8);
-        /** On an ended loop: the close, or the write of the rest, that the sender hands it runs on the sender. */
-        private final Http1Connection connection = Http1Fixture.idle(destination, channel, Http1Fixture.ENDED_LOOP);
+        private final Http1Connection connection = Http1Fixture.idle(destination, channel, ENDED_LOOP);
         private final Http1Fixture.Events firstEvents = new Http1Fixture.Events();
         private final Http1Fixture.Events waitingEvents = new Http1Fixture.Events();
         private final Http1Call first = Http1Fixture.call(destination, firstEvents);
