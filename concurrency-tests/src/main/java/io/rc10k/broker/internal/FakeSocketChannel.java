@@ -11,9 +11,10 @@ import java.util.Set;
 
 /**
  * A connected socket that takes every byte written and never has one to read; no file descriptor. What an
- * {@link Http1Connection} needs to send a request from a jcstress actor, millions of times a run.
+ * {@link Http1Connection} needs to send a request from a jcstress actor, millions of times a run. A subclass
+ * may play the partner ({@link AnsweringChannel}).
  */
-final class FakeSocketChannel extends SocketChannel {
+class FakeSocketChannel extends SocketChannel {
     FakeSocketChannel() {
         super(SelectorProvider.provider());
     }

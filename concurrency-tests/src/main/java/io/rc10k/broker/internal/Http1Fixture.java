@@ -38,6 +38,21 @@ final class Http1Fixture {
         }
     }
 
+    /**
+     * A loop (of a wire of its own) that has ended: what a thread hands it ({@link Http1Loop#execute}) runs on
+     * that thread at once, instead of piling up, millions of times a run, in the queue of a loop that never runs.
+     */
+    static Http1Loop endedLoop() {
+        Http1Loop loop = wire().loop(0);
+        try {
+            loop.stop(0); // tells it to end, without waiting: it has not begun
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+        loop.run(); // begins and ends at once, as a stopped loop does: its selector closed
+        return loop;
+    }
+
     static Http1Destination destination() {
         return new Http1Destination(WIRE, PARTNER);
     }
@@ -66,9 +81,13 @@ final class Http1Fixture {
 
     /** The destination's one connection, on its idle stack, as after its first exchange. */
     static Http1Connection idle(Http1Destination destination) {
+        return idle(destination, new FakeSocketChannel(), WIRE.loop(0));
+    }
+
+    /** The destination's one connection over {@code channel}, on {@code loop}, on its idle stack. */
+    static Http1Connection idle(Http1Destination destination, FakeSocketChannel channel, Http1Loop loop) {
         Http1Call first = connecting(destination);
-        Http1Connection connection = new Http1Connection(WIRE.loop(0), destination, new FakeSocketChannel(), first,
-                ADDRESS);
+        Http1Connection connection = new Http1Connection(loop, destination, channel, first, ADDRESS);
         // Its call ends with nothing written (the path a connection takes back to the stack from any thread).
         if (!connection.send(aborted(destination)) || destination.open() != 1 || destination.idle() != 1) {
             throw new AssertionError("the connection did not go idle: open " + destination.open() + ", idle "
