@@ -96,6 +96,11 @@ public final class RealExchange implements Exchange {
     /** A hedged exchange's attempts out, the one answering, hedges sent, and the timer for the next. */
     private static final class Hedged {
         final Set<Attempt> live = ConcurrentHashMap.newKeySet();
+        /**
+         * Attempts launched whose end has not been taken yet: each launch adds one, each end takes one off
+         * first thing, so exactly one failing attempt sees none left (the verdict, if none answered).
+         */
+        final AtomicInteger out = new AtomicInteger();
         final AtomicReference<Attempt> answering = new AtomicReference<>();
         final AtomicInteger sent = new AtomicInteger();
         volatile Scheduler.Task timer;
@@ -257,6 +262,7 @@ public final class RealExchange implements Exchange {
         attempt.call = wire.newCall(partner.name(), method, host.rebase(uri, hosts.first()), headers, remaining,
                 attempt);
         if (hedged != null) {
+            hedged.out.incrementAndGet();
             hedged.live.add(attempt);
         } else {
             current = attempt;
@@ -628,6 +634,9 @@ public final class RealExchange implements Exchange {
                         : Failures.classify(failure, begun);
                 state.hosts().ended(host, kind, status);
             }
+            // Taken before this attempt leaves the live set: an attempt that answers after that (and so does not
+            // mark this one superseded) began before this end, so this one finds it still out, not 0 left.
+            int left = hedged == null ? 0 : hedged.out.decrementAndGet();
             if (hedged != null) {
                 hedged.live.remove(this);
             }
@@ -654,12 +663,11 @@ public final class RealExchange implements Exchange {
                         elapsedNanos(), attempts + hedges()).withHedges(hedges(), hedge), true);
                 return;
             }
-            if (hedged != null) {
-                // A retry after a failed answer may answer in its turn.
-                hedged.answering.compareAndSet(this, null);
-            }
-            if (hedged != null && abortKind.get() == null && !hedged.live.isEmpty()) {
-                // Hedged: another attempt is still out and may yet answer; this one's failure is not the verdict.
+            // Hedged: the attempt that answered decides, with its failure too (it superseded the others, whose ends
+            // are dropped); without an answer, the last attempt to end does. Any other failure is not the verdict.
+            // A retry after a failed answer may answer in its turn.
+            if (hedged != null && !hedged.answering.compareAndSet(this, null) && abortKind.get() == null
+                    && (hedged.answering.get() != null || left > 0)) {
                 LOG.debug("{} {}: an attempt failed while another is out ({})", method, uri, failure.toString());
                 return;
             }
