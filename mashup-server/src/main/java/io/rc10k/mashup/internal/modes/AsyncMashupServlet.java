@@ -60,20 +60,9 @@ public final class AsyncMashupServlet extends MashupServlet {
         if (route == null) {
             return;
         }
-        FanOut fanOut = broker.fanOut(route.mashup().deadline());
-        for (MashupRouter.Call call : route.calls()) {
-            if (call.chained()) {
-                fanOut.callAfter(call.dependsOn(), call.partner(), "GET", call.later(), call.headers(),
-                        ExchangeListener.NONE, call.options());
-                continue;
-            }
-            try {
-                fanOut.call(call.partner(), "GET", call.pathAndQuery(), call.headers(), ExchangeListener.NONE,
-                        call.options());
-            } catch (IllegalArgumentException e) {
-                rejectCall(request, response, route, call);
-                return;
-            }
+        FanOut fanOut = fanOut(request, response, route, i -> ExchangeListener.NONE);
+        if (fanOut == null) {
+            return;
         }
         metrics.requestBegun();
         AsyncContext async = request.startAsync();

@@ -1,6 +1,8 @@
 package io.rc10k.mashup.internal.modes;
 
 import io.rc10k.broker.BrokerClient;
+import io.rc10k.broker.ExchangeListener;
+import io.rc10k.broker.FanOut;
 import io.rc10k.broker.Outcome;
 import io.rc10k.mashup.Composite;
 import io.rc10k.mashup.internal.observability.MashupMetrics;
@@ -14,6 +16,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
+import java.util.function.IntFunction;
 
 /**
  * What every mode shares: routing, rejections, composition, writing and metrics. Subclasses differ
@@ -46,6 +49,36 @@ abstract class MashupServlet extends HttpServlet {
             refuse(request, response, rejection.status(), rejection.body());
             return null;
         }
+    }
+
+    /**
+     * The route's calls as one fan-out under its deadline, not started — what every mode runs, so the rules
+     * (a required part's failure, chained calls, the deadline) are the fan-out's alone. On a call the broker
+     * refuses, answers 400 and returns null.
+     *
+     * @param listeners each call's listener, by its index in the route (or {@link ExchangeListener#NONE})
+     */
+    protected FanOut fanOut(HttpServletRequest request, HttpServletResponse response, MashupRouter.Route route,
+            IntFunction<ExchangeListener> listeners) throws IOException {
+        FanOut fanOut = broker.fanOut(route.mashup().deadline());
+        List<MashupRouter.Call> calls = route.calls();
+        for (int i = 0; i < calls.size(); i++) {
+            MashupRouter.Call call = calls.get(i);
+            if (call.chained()) {
+                // Made from earlier parts' answers when they have ended; its path is checked then.
+                fanOut.callAfter(call.dependsOn(), call.partner(), "GET", call.later(), call.headers(),
+                        listeners.apply(i), call.options());
+                continue;
+            }
+            try {
+                fanOut.call(call.partner(), "GET", call.pathAndQuery(), call.headers(), listeners.apply(i),
+                        call.options());
+            } catch (IllegalArgumentException e) {
+                rejectCall(request, response, route, call);
+                return null;
+            }
+        }
+        return fanOut;
     }
 
     /** Answers 400 for a call the broker refused (its values would leave the partner's base path). */
