@@ -11,6 +11,7 @@ import io.rc10k.benchmarks.capacity.StubCapacity;
 import io.rc10k.benchmarks.efficiency.Efficiency;
 import io.rc10k.benchmarks.efficiency.HelloServer;
 import io.rc10k.benchmarks.load.LoadExperiment;
+import io.rc10k.benchmarks.peers.HttpsCost;
 import io.rc10k.benchmarks.peers.JdkFanOut;
 import io.rc10k.benchmarks.peers.JettyFanOut;
 import io.rc10k.benchmarks.peers.Peers;
@@ -43,6 +44,7 @@ class ToolCommandLinesTest {
             case "stub-capacity" -> new Tool(StubCapacity.class, "--requests");
             case "load-experiment" -> new Tool(LoadExperiment.class, "--max-inflight");
             case "peers" -> new Tool(Peers.class, "--measure");
+            case "https-cost" -> new Tool(HttpsCost.class, "--measure");
             case "cold-burst" -> new Tool(ColdBurst.class, "--concurrent");
             case "heap-per-mashup" -> new Tool(HeapPerMashup.class, "--inflight");
             case "deadline-overshoot" -> new Tool(DeadlineOvershoot.class, "--repeats");
@@ -70,8 +72,8 @@ class ToolCommandLinesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "peers", "cold-burst", "heap-per-mashup",
-            "deadline-overshoot", "required-failure-latency", "hello", "jdk-peer", "jetty-peer", "vertx-peer"})
+    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "peers", "https-cost", "cold-burst",
+            "heap-per-mashup", "deadline-overshoot", "required-failure-latency", "hello", "jdk-peer", "jetty-peer", "vertx-peer"})
     void helpPrintsTheUsageAndExits0(String name) throws Exception {
         Run run = run(name, "--help");
         assertEquals(0, run.exit(), run.toString());
@@ -79,8 +81,8 @@ class ToolCommandLinesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "peers", "cold-burst", "heap-per-mashup",
-            "deadline-overshoot", "required-failure-latency", "hello", "jdk-peer", "jetty-peer", "vertx-peer"})
+    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "peers", "https-cost", "cold-burst",
+            "heap-per-mashup", "deadline-overshoot", "required-failure-latency", "hello", "jdk-peer", "jetty-peer", "vertx-peer"})
     void versionPrintsTheProjectVersionAndExits0(String name) throws Exception {
         Run run = run(name, "--version");
         assertEquals(0, run.exit(), run.toString());
@@ -88,8 +90,8 @@ class ToolCommandLinesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "peers", "cold-burst", "heap-per-mashup",
-            "deadline-overshoot", "required-failure-latency", "hello", "jdk-peer", "jetty-peer", "vertx-peer"})
+    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "peers", "https-cost", "cold-burst",
+            "heap-per-mashup", "deadline-overshoot", "required-failure-latency", "hello", "jdk-peer", "jetty-peer", "vertx-peer"})
     void aBadLineExits2NamingTheOption(String name) throws Exception {
         assertBadLine(name, "--colour: unknown option", "--colour");
         String option = tool(name).numberOption();

@@ -83,6 +83,14 @@ class H2cTest {
     }
 
     @Test
+    void closeIsRefusedOverHttp2() throws Exception {
+        ContentResponse response = h2.GET(stubs.uri().resolve("/stub?close=true"));
+        assertEquals(400, response.getStatus());
+        assertTrue(response.getContentAsString().contains("\"parameter\":\"close\""), response.getContentAsString());
+        assertEquals(200, h2.GET(stubs.uri().resolve("/stub")).getStatus(), "the connection carries on");
+    }
+
+    @Test
     void faultsResetTheStreamAndTheConnectionCarriesOn() throws Exception {
         h2.GET(stubs.uri().resolve("/stub"));
         stubs.resetStats();

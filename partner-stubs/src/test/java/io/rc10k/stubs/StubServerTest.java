@@ -11,8 +11,12 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -237,6 +241,7 @@ class StubServerTest {
         "/stub?fault=drip&bytes=1000000&dripBytes=1&dripMillis=10|dripMillis",
         "/stub?colour=red|colour",
         "/stub?chunked=yes|chunked",
+        "/stub?close=yes|close",
         "/stub?delay=1&delay=2|delay",
         "/weather|city",
         "/weather?city=|city",
@@ -382,6 +387,27 @@ class StubServerTest {
         assertEquals(0, overHttp.get("inFlight").asLong());
         assertTrue(overHttp.get("liveThreads").asInt() > 0);
         assertTrue(overHttp.get("connectionsPeak").asLong() >= 20);
+    }
+
+    @Test
+    void closeEndsTheConnectionAfterItsAnswerAndOnlyThen() throws Exception {
+        // Keep-alive requests (no Connection: close of the client's own): only the stub can end the connection.
+        String closed = keepAliveGet("/stub?close=true", 10_000);
+        assertTrue(closed.startsWith("HTTP/1.1 200 "), closed);
+        assertTrue(closed.toLowerCase(Locale.ROOT).contains("\r\nconnection: close\r\n"), closed);
+        assertTrue(closed.contains("\"stub\":\"ok\""), "the whole answer before the end: " + closed);
+        assertThrows(SocketTimeoutException.class, () -> keepAliveGet("/stub?close=false", 500),
+                "a connection without close=true stays open after its answer");
+    }
+
+    /** GETs over a new socket without asking for a close, and reads until the stub ends the connection. */
+    private static String keepAliveGet(String pathAndQuery, int timeoutMillis) throws IOException {
+        try (Socket socket = new Socket(stubs.uri().getHost(), stubs.port())) {
+            socket.setSoTimeout(timeoutMillis);
+            socket.getOutputStream().write(("GET " + pathAndQuery + " HTTP/1.1\r\nHost: stub\r\n\r\n")
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        }
     }
 
     @Test

@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 public final class StubProcess implements AutoCloseable {
     /** Where the jar is after {@code ./mvnw package}, relative to the repository root. */
     public static final Path DEFAULT_JAR = Path.of("partner-stubs", "target", "partner-stubs.jar");
-    private static final Pattern READY = Pattern.compile("partner-stubs ready .* on: (http://\\S+)");
+    private static final Pattern READY = Pattern.compile("partner-stubs ready .* on: (https?://\\S+)");
 
     private final ServerProcess process;
 

@@ -65,6 +65,14 @@ public final class Efficiency {
                     java, jvmArgs, helloBlocking, h2cPartners);
         }
 
+        /** The same settings with {@code more} JVM options after these ones, for the mashup server and hello-world. */
+        public Settings withMoreJvmArgs(List<String> more) {
+            List<String> all = new ArrayList<>(jvmArgs);
+            all.addAll(more);
+            return new Settings(calls, modes, connections, warmupMillis, measureMillis, mashupJar, stubJar,
+                    benchmarksJar, java, all, helloBlocking, h2cPartners);
+        }
+
         public Settings {
             calls = List.copyOf(calls);
             modes = List.copyOf(modes);

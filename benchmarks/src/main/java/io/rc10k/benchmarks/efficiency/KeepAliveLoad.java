@@ -16,7 +16,8 @@ import java.util.Iterator;
  * A closed-loop HTTP/1.1 load generator for efficiency runs: N kept-alive connections, each with one
  * GET on the wire at a time and the next sent as soon as the answer is in, all on one selector thread.
  * Cheap on purpose — on a 2-core machine its CPU competes with the process under test — so it parses
- * only the status line and {@code Content-Length} (both servers it meets send one). Connection set-up
+ * only the status line, {@code Content-Length} (every server it meets sends one) and {@code Mashup-Complete}:
+ * a 200 that says {@code Mashup-Complete: false} (a part failed) counts failed. Connection set-up
  * is paid once per run, not per request, so the servers' CPU goes to requests, not to accepts.
  * Not thread-safe; one {@link #run} at a time.
  */
@@ -163,13 +164,17 @@ final class KeepAliveLoad {
         if (in.position() > total) {
             throw new IOException("more bytes than one answer: the server answered a request not sent");
         }
-        in.clear();
-        onTheWire--;
-        if (headers.startsWith("HTTP/1.1 200 ")) {
+        // A 200 composite may still lack a part (a call that failed to connect, say): that is not a mashup done.
+        boolean incomplete = "false".equals(Http1Heads.header(headers, "Mashup-Complete"));
+        if (headers.startsWith("HTTP/1.1 200 ") && !incomplete) {
             ok++;
         } else {
-            fail(headers.substring(0, headers.indexOf('\r')));
+            fail(headers.substring(0, headers.indexOf('\r')) + (incomplete ? ", Mashup-Complete: false: "
+                    + new String(in.array(), headersEnd + 4, (int) Math.min(length, 300), StandardCharsets.ISO_8859_1)
+                    : ""));
         }
+        in.clear();
+        onTheWire--;
         if (sending) {
             send(connection);
         }

@@ -33,7 +33,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * in the mashup server. The client's invocation type is Jetty's default (blocking: each response is
  * parsed on a pool thread); {@code -Djetty-peer.nonBlocking=true} declares it non-blocking, so responses
  * are parsed and the answer written on the selector that read them. At most 256 connections to the
- * partner, the mashup server's {@code maxConnections} in the peers run. Prints
+ * partner, the mashup server's {@code maxConnections} in the peers run. An {@code https} partner is called
+ * over TLS (HTTP/1.1), trusted as the JDK trusts ({@code -Djavax.net.ssl.trustStore}), its host name checked:
+ * what TLS costs Jetty's client without the mashup server ({@link HttpsCost}). Prints
  * {@code jetty-peer ready on http://127.0.0.1:PORT} once listening.
  */
 public final class JettyFanOut extends Handler.Abstract.NonBlocking {
@@ -109,6 +111,6 @@ public final class JettyFanOut extends Handler.Abstract.NonBlocking {
     }
 
     public static void main(String[] args) throws Exception {
-        CorePeer.run("jetty-peer", createServer(PeerOptions.parse("jetty-peer", args)));
+        CorePeer.run("jetty-peer", createServer(PeerOptions.parse("jetty-peer", args, true)));
     }
 }

@@ -45,11 +45,9 @@ import java.util.regex.Pattern;
 public final class Peers {
     private static final Pattern VERTX_READY = Pattern.compile("vertx-peer ready on (http://\\S+)");
     private static final Pattern JDK_READY = Pattern.compile("jdk-peer ready on (http://\\S+)");
-    private static final Pattern JETTY_READY = Pattern.compile("jetty-peer ready on (http://\\S+)");
+    static final Pattern JETTY_READY = Pattern.compile("jetty-peer ready on (http://\\S+)");
     private static final Pattern LOOP_READY = Pattern.compile("loop-peer ready on (http://\\S+)");
     private static final Pattern JAVA_VERSION = Pattern.compile("version \"(\\d+)");
-    /** After the first round the JIT is done; a short warm-up only refills connection pools and caches. */
-    private static final long LATER_WARMUP_MILLIS = 4_000;
     static final List<String> PEERS = List.of("vertx-peer", "jdk-peer", "jetty-peer",
             "jetty-peer non-blocking");
 
@@ -149,7 +147,7 @@ public final class Peers {
         Matcher feature = JAVA_VERSION.matcher(serversJdk);
         List<String> modes = feature.find() && Integer.parseInt(feature.group(1)) >= 21 ? List.of("async", "virtual")
                 : List.of("async");
-        String machine = machine(settings, serversJdk);
+        String machine = machine(s, settings.rounds(), serversJdk);
         System.out.println("machine: " + machine);
         int c = settings.calls();
         Map<String, ServerProcess> servers = new LinkedHashMap<>();
@@ -183,25 +181,16 @@ public final class Peers {
                             definitions, mode));
                 }
             }
-            for (int round = 0; round < settings.rounds(); round++) {
-                // Round 1 warms every server for at least half its longest warm-up: a fresh server can look
-                // steady for two windows while still compiling (docs/results/peers.md, 2fdc2e5's round 1).
-                Measurement measurement = round == 0
-                        ? new Measurement(s.connections(), s.warmupMillis() / 2, s.warmupMillis(), s.measureMillis())
-                        : new Measurement(s.connections(), Math.min(s.warmupMillis(), LATER_WARMUP_MILLIS),
-                                s.measureMillis());
-                System.out.println("round " + (round + 1) + " of " + settings.rounds());
-                for (Map.Entry<String, ServerProcess> e : servers.entrySet()) {
-                    boolean hello = e.getKey().equals("hello");
-                    ServerProcess server = e.getValue();
-                    windows.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(measurement.measure(server,
-                            hello ? null : stubs, server.uri().resolve(hello ? "/" : "/mashup/c" + c), e.getKey(),
-                            "—", hello ? 0 : c));
-                }
-                System.out.println();
-                System.out.print(new PeersTable(c, windows, round).render());
-                System.out.println();
-            }
+            Map<String, InterleavedRounds.Target> targets = new LinkedHashMap<>();
+            servers.forEach((name, server) -> targets.put(name, name.equals("hello")
+                    ? new InterleavedRounds.Target(server, null, server.uri().resolve("/"), 0)
+                    : new InterleavedRounds.Target(server, stubs, server.uri().resolve("/mashup/c" + c), c)));
+            new InterleavedRounds(s.connections(), s.warmupMillis(), s.measureMillis(), settings.rounds())
+                    .measure(targets, windows, round -> {
+                        System.out.println();
+                        System.out.print(new PeersTable(c, windows, round).render());
+                        System.out.println();
+                    });
         } finally {
             servers.values().forEach(ServerProcess::close);
             Files.deleteIfExists(definitions);
@@ -209,7 +198,7 @@ public final class Peers {
         return new Report(settings, machine, windows);
     }
 
-    private static List<String> peerCommand(Efficiency.Settings s, Class<?> peer, String partner, int calls) {
+    static List<String> peerCommand(Efficiency.Settings s, Class<?> peer, String partner, int calls) {
         List<String> command = new ArrayList<>();
         command.add(s.java());
         command.addAll(s.jvmArgs());
@@ -219,24 +208,24 @@ public final class Peers {
     }
 
     /** The first line of {@code java -version} of the servers' JVM, e.g. {@code openjdk version "25.0.3" …}. */
-    private static String javaVersion(String java) throws IOException, InterruptedException {
+    static String javaVersion(String java) throws IOException, InterruptedException {
         Process process = new ProcessBuilder(java, "-version").redirectErrorStream(true).start();
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         process.waitFor();
         return out.lines().findFirst().orElse("unknown");
     }
 
-    private static String machine(Settings settings, String serversJdk) {
-        Efficiency.Settings s = settings.servers();
+    /** Cores, memory, OS, the servers' JVM and this one, and how the windows were taken. */
+    static String machine(Efficiency.Settings s, int rounds, String serversJdk) {
         long memory = ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getTotalMemorySize();
         return String.format(Locale.ROOT, "%d cores, %d GiB, %s; servers on %s (%s)%s, this JVM %s; C = %d, "
                         + "%d rounds, %d connections, warm-up %d to %d ms (later rounds at most %d ms), measure %d ms",
                 Runtime.getRuntime().availableProcessors(), memory >> 30, System.getProperty("os.name") + " "
                         + System.getProperty("os.version"), s.java(), serversJdk,
-                s.jvmArgs().isEmpty() ? "" : " " + s.jvmArgs(), Runtime.version(), settings.calls(),
-                settings.rounds(), s.connections(), s.warmupMillis() / 2, s.warmupMillis(),
-                Math.min(s.warmupMillis(), LATER_WARMUP_MILLIS),
+                s.jvmArgs().isEmpty() ? "" : " " + s.jvmArgs(), Runtime.version(), s.calls().get(0),
+                rounds, s.connections(), s.warmupMillis() / 2, s.warmupMillis(),
+                Math.min(s.warmupMillis(), InterleavedRounds.LATER_WARMUP_MILLIS),
                 s.measureMillis());
     }
 
@@ -255,7 +244,7 @@ public final class Peers {
         List<String> jvmArgs = new ArrayList<>();
         Path baselineJar = null;
         String usage = "--calls C (6) --rounds R (3) --connections N (64) --warmup MS (15000; round 1 at least "
-                + "half of it, later rounds at most " + LATER_WARMUP_MILLIS + ") --measure MS (10000) --mashup-jar PATH --stub-jar PATH "
+                + "half of it, later rounds at most " + InterleavedRounds.LATER_WARMUP_MILLIS + ") --measure MS (10000) --mashup-jar PATH --stub-jar PATH "
                 + "--benchmarks-jar PATH --java PATH (the servers' JVM; default: this one) --jvm-arg ARG (repeatable) "
                 + "--baseline-jar PATH (another mashup-server.jar, measured beside it in each mode, as \"baseline async\" and, on JDK 21+, \"baseline virtual\") --help --version";
         CommandLine line = new CommandLine("peers", usage, args);

@@ -7,6 +7,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.http.MimeTypes;
 import org.eclipse.jetty.io.EndPoint;
@@ -112,6 +113,10 @@ final class Answer {
         response.setStatus(status);
         if (behaviour.cacheControl() != null) {
             response.getHeaders().put(HttpHeader.CACHE_CONTROL, behaviour.cacheControl());
+        }
+        if (behaviour.close()) {
+            // Jetty ends an HTTP/1.1 connection after an answer that says so.
+            response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
         }
         if (behaviour.cookie() != null) {
             response.getHeaders().add(HttpHeader.SET_COOKIE, behaviour.cookie() + "; Path=/");

@@ -23,10 +23,12 @@ import org.eclipse.jetty.util.Fields;
  * @param cookie     {@code NAME=VALUE} to send back in a {@code Set-Cookie}, or null
  * @param stamp      put {@code receivedAtMicros} in the body: when the stub received the request, in
  *                   microseconds of its own monotonic clock (comparable between requests to one stub)
+ * @param close      answer with {@code Connection: close} and end the connection after the answer (HTTP/1.1
+ *                   only), so a client pays a new connection — and over TLS a handshake — for every call
  */
 public record Behaviour(Delay delay, Long seed, long bytes, int status, Fault fault, int dripBytes,
         long dripMillis, String id, String city, boolean chunked, String cookie, long firstDelay, String cacheControl,
-        boolean stamp) {
+        boolean stamp, boolean close) {
     private static final Pattern CACHE_CONTROL = Pattern.compile("[a-z-]+(=[0-9]{1,9})?(, ?[a-z-]+(=[0-9]{1,9})?){0,7}");
     private static final Pattern COOKIE = Pattern.compile("[A-Za-z0-9_-]{1,64}=[A-Za-z0-9_.-]{0,128}");
 
@@ -41,7 +43,7 @@ public record Behaviour(Delay delay, Long seed, long bytes, int status, Fault fa
 
     private static final List<String> COMMON = List.of("delay", "dist", "sigma", "seed", "status", "fault",
             "dripBytes", "dripMillis", "id", "chunked", "cookie", "firstDelay",
-            "cacheControl", "stamp");
+            "cacheControl", "stamp", "close");
 
     /** Parses the query of a {@code /stub} request ({@code city == false}) or of a named partner. */
     public static Behaviour parse(Fields query, boolean namedPartner) throws BadParameterException {
@@ -130,9 +132,13 @@ public record Behaviour(Delay delay, Long seed, long bytes, int status, Fault fa
         if (stampValue != null && !stampValue.equals("true") && !stampValue.equals("false")) {
             throw new BadParameterException("stamp", abbreviate(stampValue), "true or false");
         }
+        String closeValue = single(query, "close", false);
+        if (closeValue != null && !closeValue.equals("true") && !closeValue.equals("false")) {
+            throw new BadParameterException("close", abbreviate(closeValue), "true or false");
+        }
         return new Behaviour(new Delay(dist, mean, sigma), seed, bytes, status, fault, dripBytes,
                 dripMillis, id, city, "true".equals(chunkedValue), cookie, firstDelay, cacheControl,
-                "true".equals(stampValue));
+                "true".equals(stampValue), "true".equals(closeValue));
     }
 
     /**

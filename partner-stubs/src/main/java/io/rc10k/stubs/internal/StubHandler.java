@@ -86,6 +86,11 @@ public final class StubHandler extends Handler.Abstract.NonBlocking {
         Behaviour behaviour;
         try {
             behaviour = Behaviour.parse(query(request), named);
+            if (behaviour.close() && request.getConnectionMetaData().getHttpVersion().getVersion() >= 20) {
+                // HTTP/2 carries many streams on one connection and has no Connection header to end it by.
+                throw new BadParameterException("close", "true", "only over HTTP/1.1 (this request came over "
+                        + request.getConnectionMetaData().getProtocol() + ")");
+            }
         } catch (BadParameterException e) {
             writeJson(response, callback, 400, e.toJson());
             return;
