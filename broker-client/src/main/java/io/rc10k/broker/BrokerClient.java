@@ -207,8 +207,8 @@ public final class BrokerClient extends ContainerLifeCycle {
                 continue;
             }
             if (!partner.tls().verifyHostname()) {
-                LOG.warn("partner {}: TLS host name verification is OFF — any trusted certificate is accepted for {}; "
-                        + "for tests only", partner.name(), partner.baseUri().getHost());
+                LOG.warn("partner {}: TLS host name verification is OFF — any trusted certificate is accepted "
+                        + "for {}; for tests only", partner.name(), partner.baseUri().getHost());
             }
             HttpClient client = partner.tls().equals(Partner.Tls.DEFAULT) ? http : tlsClients.get(partner.tls());
             if (client == null) {
@@ -307,17 +307,22 @@ public final class BrokerClient extends ContainerLifeCycle {
      * tests. Callers elsewhere build an exchange with newExchange(partner), inert until started.
      */
     Exchange exchange(String partner, String method, String pathAndQuery, ExchangeListener listener) {
-        return create(partner, method, pathAndQuery, null, listener, CallOptions.NONE, true).start();
+        return create(partner, method, pathAndQuery, null, null, listener, CallOptions.NONE, true).start();
     }
 
     Exchange exchange(String partner, String method, String pathAndQuery, HttpFields headers,
             ExchangeListener listener) {
-        return create(partner, method, pathAndQuery, headers, listener, CallOptions.NONE, true).start();
+        return create(partner, method, pathAndQuery, headers, null, listener, CallOptions.NONE, true).start();
     }
 
     Exchange exchange(String partner, String method, String pathAndQuery, HttpFields headers,
             ExchangeListener listener, CallOptions options) {
-        return create(partner, method, pathAndQuery, headers, listener, options, true).start();
+        return create(partner, method, pathAndQuery, headers, null, listener, options, true).start();
+    }
+
+    Exchange exchange(String partner, String method, String pathAndQuery, HttpFields headers, byte[] body,
+            ExchangeListener listener, CallOptions options) {
+        return create(partner, method, pathAndQuery, headers, body, listener, options, true).start();
     }
 
     /** A fan-out to add calls to; nothing starts until {@link FanOut#start()}. */
@@ -350,7 +355,7 @@ public final class BrokerClient extends ContainerLifeCycle {
      * @param alone started on its own, so this client keeps it for a stop to cancel; false for a fan-out's
      *              call, which its fan-out keeps
      */
-    RealExchange create(String partnerName, String method, String pathAndQuery, HttpFields headers,
+    RealExchange create(String partnerName, String method, String pathAndQuery, HttpFields headers, byte[] body,
             ExchangeListener listener, CallOptions options, boolean alone) {
         requireStarted();
         PartnerState state = states.get(partnerName);
@@ -373,13 +378,17 @@ public final class BrokerClient extends ContainerLifeCycle {
         if (options.caching() != null && !read) {
             throw new IllegalArgumentException("method " + upper + " cannot be cached (accepted: GET, HEAD)");
         }
+        if (body != null && read) {
+            throw new IllegalArgumentException("method " + upper + " carries no body (accepted with a body: POST, "
+                    + "PUT, PATCH, …)");
+        }
         ResponseCache.Key key = options.caching() == null ? null : ResponseCache.key(upper, uri, headers);
         Partner target = state.partner();
         HttpFields sent = target.headers().size() == 0 ? headers : withPartnerHeaders(headers, target.headers());
         Wire wire = target.secure() ? secureWires.get(target.name()) : target.protocol() == Partner.Protocol.H2C
                 ? h2c : jettyHttp1 != null ? jettyHttp1 : http1;
         return new RealExchange(wire, scheduler, executor, state, upper, uri,
-                sent, listener, alone ? aloneList : RealExchange.StopList.NONE, options.hedging(),
+                sent, body, listener, alone ? aloneList : RealExchange.StopList.NONE, options.hedging(),
                 options.caching(), key, options.timeout());
     }
 

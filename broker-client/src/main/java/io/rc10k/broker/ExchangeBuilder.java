@@ -28,6 +28,7 @@ public final class ExchangeBuilder {
     private HttpFields.Mutable headers;
     private ExchangeListener listener = ExchangeListener.NONE;
     private CallOptions options = CallOptions.NONE;
+    private byte[] body;
 
     ExchangeBuilder(BrokerClient broker, String partner) {
         this.broker = broker;
@@ -81,9 +82,21 @@ public final class ExchangeBuilder {
         return this;
     }
 
+    /**
+     * The request's body (not copied: do not change it afterwards), sent with its {@code Content-Length};
+     * set its {@code Content-Type} with {@link #header}. Only for methods that carry one: a GET or HEAD
+     * with a body is refused when the exchange is made. Such a call is never hedged or cached, and after
+     * a reset it is not retried (its effect may have happened); after a failed connect it is, as nothing
+     * was sent.
+     */
+    public ExchangeBuilder body(byte[] body) {
+        this.body = body;
+        return this;
+    }
+
     /** Starts the exchange now. */
     public Exchange start() {
-        return broker.exchange(partner, method, pathAndQuery, headers, listener, options);
+        return broker.exchange(partner, method, pathAndQuery, headers, body, listener, options);
     }
 
     String partner() {
@@ -104,6 +117,10 @@ public final class ExchangeBuilder {
 
     ExchangeListener listener() {
         return listener;
+    }
+
+    byte[] body() {
+        return body;
     }
 
     CallOptions options() {

@@ -94,10 +94,16 @@ public final class FanOut {
      */
     public FanOut call(String partner, String method, String pathAndQuery, HttpFields headers,
             ExchangeListener listener, CallOptions options) {
+        return call(partner, method, pathAndQuery, headers, null, listener, options);
+    }
+
+    /** @param body the request's body, or null ({@link ExchangeBuilder#body}) */
+    public FanOut call(String partner, String method, String pathAndQuery, HttpFields headers, byte[] body,
+            ExchangeListener listener, CallOptions options) {
         if (started.get()) {
             throw new IllegalStateException("fan-out already started");
         }
-        exchanges.add(broker.create(partner, method, pathAndQuery, headers, listener, options, false));
+        exchanges.add(broker.create(partner, method, pathAndQuery, headers, body, listener, options, false));
         this.required.add(options.required());
         return this;
     }
@@ -105,7 +111,7 @@ public final class FanOut {
     /** Adds the exchange {@code exchange} describes (as it is set now); it starts with the fan-out. */
     public FanOut add(ExchangeBuilder exchange) {
         return call(exchange.partner(), exchange.method(), exchange.pathAndQuery(), exchange.headers(),
-                exchange.listener(), exchange.options());
+                exchange.body(), exchange.listener(), exchange.options());
     }
 
     public int size() {
@@ -343,7 +349,7 @@ public final class FanOut {
             }
             RealExchange exchange;
             try {
-                exchange = broker.create(later.partner(), later.method(), path, later.headers(), later.listener(),
+                exchange = broker.create(later.partner(), later.method(), path, later.headers(), null, later.listener(),
                         later.options(), false);
             } catch (IllegalArgumentException e) {
                 ended(slot, unsent(later, Outcome.Kind.SKIPPED, e.getMessage())); // the broker refused the call

@@ -266,7 +266,7 @@ public final class Partner {
         return ejection;
     }
 
-    /** HTTP/1.1, or HTTP/2: {@link Protocol#H2C} for an {@code http} partner, {@link Protocol#H2} for an {@code https} one. */
+    /** HTTP/1.1, or HTTP/2: {@link Protocol#H2C} for an {@code http} partner, {@link Protocol#H2} for an https one. */
     public Protocol protocol() {
         return protocol;
     }
@@ -544,7 +544,8 @@ public final class Partner {
                 protocol = Protocol.H2C;
             }
             if (!secure && !tls.equals(Tls.DEFAULT)) {
-                throw new IllegalArgumentException(name + ".tls: given for " + baseUri + " (accepted: only with https)");
+                throw new IllegalArgumentException(name + ".tls: given for " + baseUri
+                        + " (accepted: only with https)");
             }
             if (secure) {
                 readable("tls.caFile", tls.caFile());

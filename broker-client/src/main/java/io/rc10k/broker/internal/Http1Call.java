@@ -22,6 +22,8 @@ import org.eclipse.jetty.http.HttpFields;
 final class Http1Call implements Wire.Call {
     final Http1Destination destination;
     final boolean head;
+    /** The request's body, written after its head in one buffer; null for none. */
+    private final byte[] body;
     final Wire.Events events;
     final long deadlineNanos;
     private final String method;
@@ -54,7 +56,13 @@ final class Http1Call implements Wire.Call {
 
     Http1Call(Http1Destination destination, String method, URI uri, HttpFields headers,
             long timeoutNanos, Wire.Events events) {
+        this(destination, method, uri, headers, null, timeoutNanos, events);
+    }
+
+    Http1Call(Http1Destination destination, String method, URI uri, HttpFields headers, byte[] body,
+            long timeoutNanos, Wire.Events events) {
         this.destination = destination;
+        this.body = body;
         this.method = method;
         this.head = method.equals("HEAD");
         this.uri = uri;
@@ -105,7 +113,11 @@ final class Http1Call implements Wire.Call {
         return true;
     }
 
-    /** The request head: request line, Host, the caller's fields sanitized as Jetty's generator does. */
+    /**
+     * The request as one buffer: request line, Host, the caller's fields sanitized as Jetty's generator does,
+     * then, with a body, its {@code Content-Length} and the body itself. A method that carries a body by
+     * nature (POST, PUT, PATCH) without one says {@code Content-Length: 0}, as Jetty's client does.
+     */
     ByteBuffer requestHead() {
         String path = uri.getRawPath();
         String query = uri.getRawQuery();
@@ -123,7 +135,14 @@ final class Http1Call implements Wire.Call {
                 head.clean(field.getValue() == null ? "" : field.getValue(), false).latin1("\r\n");
             }
         }
-        return head.latin1("\r\n").buffer();
+        if (body != null || method.equals("POST") || method.equals("PUT") || method.equals("PATCH")) {
+            head.latin1("Content-Length: ").latin1(Integer.toString(body == null ? 0 : body.length)).latin1("\r\n");
+        }
+        head.latin1("\r\n");
+        if (body != null) {
+            head.bytes(body);
+        }
+        return head.buffer();
     }
 
     /** A request head written straight into bytes: ISO-8859-1, anything beyond it as '?'. */
@@ -152,6 +171,13 @@ final class Http1Call implements Wire.Call {
                 boolean bad = (c < 0x20 && c != '\t') || c == 0x7f || c > 0xff || (name && (c == ':' || c <= ' '));
                 bytes[length++] = (byte) (bad ? (name ? '?' : ' ') : c);
             }
+            return this;
+        }
+
+        Head bytes(byte[] raw) {
+            room(raw.length);
+            System.arraycopy(raw, 0, bytes, length, raw.length);
+            length += raw.length;
             return this;
         }
 

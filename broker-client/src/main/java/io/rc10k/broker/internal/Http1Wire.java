@@ -98,7 +98,7 @@ public final class Http1Wire extends AbstractLifeCycle implements Wire {
     }
 
     @Override
-    public Call newCall(String partner, String method, URI uri, HttpFields headers,
+    public Call newCall(String partner, String method, URI uri, HttpFields headers, byte[] body,
             long timeoutNanos, Events events) {
         Http1Destination[] hosts = destinations.get(partner);
         if (hosts == null) {
@@ -108,7 +108,7 @@ public final class Http1Wire extends AbstractLifeCycle implements Wire {
         for (int i = 1; i < hosts.length && !destination.serves(uri); i++) {
             destination = hosts[i];
         }
-        return new Http1Call(destination, method, uri, headers, timeoutNanos, events);
+        return new Http1Call(destination, method, uri, headers, body, timeoutNanos, events);
     }
 
     /** Any thread: opens a connection for {@code first} on the next loop (the place is already counted). */
@@ -187,7 +187,7 @@ public final class Http1Wire extends AbstractLifeCycle implements Wire {
         return IDLE_TIMEOUT_NANOS;
     }
 
-    /** Open, active and idle connections to {@code partner}, all its hosts; zeros for a partner this wire does not serve. */
+    /** Open, active and idle connections to {@code partner}, all its hosts; zeros for a partner not served here. */
     public int[] connections(String partner) {
         Http1Destination[] hosts = destinations.get(partner);
         int open = 0;

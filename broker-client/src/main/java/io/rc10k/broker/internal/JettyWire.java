@@ -3,12 +3,14 @@ package io.rc10k.broker.internal;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.Connection;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpVersion;
 
 /**
@@ -26,7 +28,7 @@ public final class JettyWire implements Wire {
     }
 
     @Override
-    public Call newCall(String partner, String method, URI uri, HttpFields headers,
+    public Call newCall(String partner, String method, URI uri, HttpFields headers, byte[] body,
             long timeoutNanos, Events events) {
         Request request = http.newRequest(uri)
                 .method(method)
@@ -35,6 +37,10 @@ public final class JettyWire implements Wire {
                 .timeout(Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNanos)), TimeUnit.MILLISECONDS);
         if (headers != null) {
             request.headers(fields -> fields.add(headers));
+        }
+        if (body != null) {
+            // The caller's Content-Type, if any, stays; Jetty adds the content's own only when there is none.
+            request.body(new BytesRequestContent(headers == null ? null : headers.get(HttpHeader.CONTENT_TYPE), body));
         }
         return new JettyCall(request, events);
     }

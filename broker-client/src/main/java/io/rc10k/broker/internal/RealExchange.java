@@ -65,6 +65,8 @@ public final class RealExchange implements Exchange {
     private final String method;
     private final URI uri;
     private final HttpFields headers;
+    /** The request's body, the same bytes on every attempt; null for none. */
+    private final byte[] body;
     private final ExchangeListener listener;
     /** False for {@link ExchangeListener#NONE}: then no event is even queued, and the outcome completes at once. */
     private final boolean listening;
@@ -144,7 +146,7 @@ public final class RealExchange implements Exchange {
      * @param cacheKey the key of its answer in that cache (with {@code caching})
      */
     public RealExchange(Wire wire, Scheduler scheduler, Executor executor, PartnerState state, String method, URI uri,
-            HttpFields headers, ExchangeListener listener, StopList stopList,
+            HttpFields headers, byte[] body, ExchangeListener listener, StopList stopList,
             Hedging hedging, Caching caching, ResponseCache.Key cacheKey, Duration timeout) {
         this.wire = wire;
         long partnerTimeout = state.partner().callTimeout().toNanos();
@@ -160,6 +162,7 @@ public final class RealExchange implements Exchange {
         this.method = method;
         this.uri = uri;
         this.headers = headers;
+        this.body = body;
         this.listener = listener == null ? ExchangeListener.NONE : listener;
         this.listening = this.listener != ExchangeListener.NONE;
         this.stopList = stopList;
@@ -259,8 +262,8 @@ public final class RealExchange implements Exchange {
         lastHost = host;
         attempt.host = host;
         hosts.started(host);
-        attempt.call = wire.newCall(partner.name(), method, host.rebase(uri, hosts.first()), headers, remaining,
-                attempt);
+        attempt.call = wire.newCall(partner.name(), method, host.rebase(uri, hosts.first()), headers, body,
+                remaining, attempt);
         if (hedged != null) {
             hedged.out.incrementAndGet();
             hedged.live.add(attempt);

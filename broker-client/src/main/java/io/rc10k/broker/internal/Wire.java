@@ -15,8 +15,9 @@ public interface Wire {
      * An inert call: nothing is sent before {@link Call#start()}.
      *
      * @param headers the caller's extra request fields, or null; read as the request is written
+     * @param body    the request's body, sent with its {@code Content-Length}; null for none
      */
-    Call newCall(String partner, String method, URI uri, HttpFields headers, long timeoutNanos,
+    Call newCall(String partner, String method, URI uri, HttpFields headers, byte[] body, long timeoutNanos,
             Events events);
 
     /** False once the wire is stopping: no retry should start. */

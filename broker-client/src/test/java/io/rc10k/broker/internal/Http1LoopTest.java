@@ -41,7 +41,7 @@ class Http1LoopTest {
                     }
                 });
                 CompletableFuture<Integer> status = new CompletableFuture<>();
-                Wire.Call call = wire.newCall("p", "GET", URI.create(stubs.uri() + "/stub"), null,
+                Wire.Call call = wire.newCall("p", "GET", URI.create(stubs.uri() + "/stub"), null, null,
                         TimeUnit.SECONDS.toNanos(20), new Wire.Events() {
                             @Override
                             public void onBegin() {

@@ -46,8 +46,8 @@ final class ExchangeFixture {
         final List<LoopCall> calls = new CopyOnWriteArrayList<>();
 
         @Override
-        public Call newCall(String partner, String method, URI uri, HttpFields headers, long timeoutNanos,
-                Events events) {
+        public Call newCall(String partner, String method, URI uri, HttpFields headers, byte[] body,
+                long timeoutNanos, Events events) {
             LoopCall call = new LoopCall(events);
             calls.add(call);
             return call;

@@ -55,7 +55,7 @@ public class RealExchangeAdmissionTest {
                 throw new AssertionError("a new cache had a call out");
             }
             exchange = new RealExchange(wire, new ExchangeFixture.ManualScheduler(), Runnable::run, state, "GET",
-                    ExchangeFixture.PATH, null, ExchangeListener.NONE, RealExchange.StopList.NONE, null,
+                    ExchangeFixture.PATH, null, null, ExchangeListener.NONE, RealExchange.StopList.NONE, null,
                     new Caching(Duration.ofMinutes(1)), key, null).start();
             if (exchange.isDone() || state.inFlight() != 0 || !wire.calls.isEmpty()) {
                 throw new AssertionError("the exchange did not wait for the identical call");
@@ -128,8 +128,8 @@ public class RealExchangeAdmissionTest {
     static RealExchange hedged(ExchangeFixture.LoopWire wire, PartnerState state) {
         ExchangeFixture.ManualScheduler scheduler = new ExchangeFixture.ManualScheduler();
         RealExchange exchange = new RealExchange(wire, scheduler, Runnable::run, state, "GET", ExchangeFixture.PATH,
-                null, ExchangeListener.NONE, RealExchange.StopList.NONE, new Hedging(Duration.ofMillis(1), 1), null,
-                null, null).start();
+                null, null, ExchangeListener.NONE, RealExchange.StopList.NONE, new Hedging(Duration.ofMillis(1), 1),
+                null, null, null).start();
         scheduler.fire(); // the hedge timer: one more attempt, admitted on its own
         if (wire.calls.size() != 2 || state.inFlight() != 2) {
             throw new AssertionError("no hedge went out: calls " + wire.calls.size() + ", in flight "

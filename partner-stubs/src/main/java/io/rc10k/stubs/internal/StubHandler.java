@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.MimeTypes;
+import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -25,6 +26,10 @@ public final class StubHandler extends Handler.Abstract.NonBlocking {
     static final String STATS = "/stats";
     static final String STATS_RESET = "/stats/reset";
     static final String ECHO = "/echo";
+    /** The largest request body {@code /echo} reads; longer ones are answered 413. */
+    static final int ECHO_MAX_BODY = 16 * 1024 * 1024;
+    /** Bodies up to this many bytes are echoed as text too, not only counted. */
+    static final int ECHO_BODY_TEXT_MAX = 4096;
     /** The origin of {@code receivedAtMicros}: one per stub process, so stamps compare across its requests. */
     private static final long CLOCK_ORIGIN = System.nanoTime();
     private static final String PATHS = "[\"/stub\",\"/weather\",\"/hotels\",\"/flights\",\"/echo\",\"/stats\",\"/stats/reset\"]";
@@ -59,7 +64,15 @@ public final class StubHandler extends Handler.Abstract.NonBlocking {
         } else if (ECHO.equals(path)) {
             counters.requestBegun();
             Request.addCompletionListener(request, failure -> counters.requestEnded());
-            writeJson(response, callback, 200, echo(request));
+            // The body as it came (up to 16 MiB): its length, and its text when it is short.
+            Content.Source.asByteArrayAsync(request, ECHO_MAX_BODY).whenComplete((body, failure) -> {
+                if (failure != null) {
+                    writeJson(response, callback, 413, "{\"error\":\"body too large or broken\",\"detail\":"
+                            + Json.quote(String.valueOf(failure.getMessage())) + "}");
+                } else {
+                    writeJson(response, callback, 200, echo(request, body));
+                }
+            });
         } else if (STATS.equals(path)) {
             writeJson(response, callback, 200, counters.snapshot().toJson());
         } else if (STATS_RESET.equals(path)) {
@@ -139,7 +152,7 @@ public final class StubHandler extends Handler.Abstract.NonBlocking {
     }
 
     /** The request as the stub received it: what a partner would see of a caller's request. */
-    private static String echo(Request request) {
+    private static String echo(Request request, byte[] body) {
         StringBuilder json = new StringBuilder("{\"method\":").append(Json.quote(request.getMethod()))
                 .append(",\"path\":").append(Json.quote(request.getHttpURI().getPath()))
                 .append(",\"query\":").append(request.getHttpURI().getQuery() == null ? "null"
@@ -154,7 +167,11 @@ public final class StubHandler extends Handler.Abstract.NonBlocking {
                     .append(Json.quote(String.join(", ", request.getHeaders().getValuesList(name))));
             first = false;
         }
-        return json.append("}}").toString();
+        json.append("},\"bodyBytes\":").append(body.length);
+        if (body.length > 0 && body.length <= ECHO_BODY_TEXT_MAX) {
+            json.append(",\"body\":").append(Json.quote(new String(body, StandardCharsets.UTF_8)));
+        }
+        return json.append('}').toString();
     }
 
     static void writeJson(Response response, Callback callback, int status, String json) {
