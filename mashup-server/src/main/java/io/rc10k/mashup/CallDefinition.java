@@ -21,13 +21,31 @@ import java.util.List;
  *                       502 (504 for the deadline) at once and cancels the calls still running;
  *                       {@code hedging} — another attempt goes out when none has answered in time, the
  *                       first answer wins; {@code caching} — its 200 answers are served from the partner's
- *                       cache for a while
+ *                       cache for a while; {@code timeout} — a bound of its own
+ * @param method         the request's method: {@code GET} by default; a method that changes something
+ *                       ({@code POST}, {@code PUT}, {@code PATCH}, {@code DELETE}) is never hedged or cached,
+ *                       nor repeated after a reset
+ * @param body           null, or the request body's template: {@code {parameter}} placeholders (the mashup's
+ *                       parameters only), each value escaped for {@code contentType}
+ *                       ({@link io.rc10k.mashup.internal.routing.BodyTemplate})
+ * @param contentType    the body's type ({@value #DEFAULT_CONTENT_TYPE} by default); null without a body
  */
 public record CallDefinition(String name, String partner, String template, List<String> forwardHeaders,
-        CallOptions options) {
+        CallOptions options, String method, String body, String contentType) {
+    /** The type of a body when none is named. */
+    public static final String DEFAULT_CONTENT_TYPE = "application/json";
+
     public CallDefinition {
         forwardHeaders = forwardHeaders == null ? List.of() : List.copyOf(forwardHeaders);
         options = options == null ? CallOptions.NONE : options;
+        method = method == null ? "GET" : method.toUpperCase(java.util.Locale.ROOT);
+        contentType = body == null ? null : contentType == null ? DEFAULT_CONTENT_TYPE : contentType;
+    }
+
+    /** A GET without a body. */
+    public CallDefinition(String name, String partner, String template, List<String> forwardHeaders,
+            CallOptions options) {
+        this(name, partner, template, forwardHeaders, options, "GET", null, null);
     }
 
     /** A plain call: not required, hedged or cached. */

@@ -35,6 +35,8 @@ import java.util.regex.Pattern;
 public final class Definitions {
     public static final Duration MAX_DEADLINE = Duration.ofMinutes(10);
     public static final int MAX_CALLS = 64;
+    /** The methods a call may use. */
+    private static final List<String> METHODS = List.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE");
     private static final Pattern NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_-]{0,63}");
     private static final Pattern PARAMETER = Pattern.compile("[A-Za-z][A-Za-z0-9_.-]{0,63}");
     private static final Pattern PATH = Pattern.compile("(/([A-Za-z0-9._~-]+|\\{[A-Za-z][A-Za-z0-9_.-]*\\}))+");
@@ -206,6 +208,7 @@ public final class Definitions {
                 } catch (IllegalArgumentException e) {
                     all.add(cat + ".template: " + e.getMessage());
                 }
+                checkRequest(cat, call, known, !takesFrom.get(i).isEmpty(), all);
                 java.time.Duration timeout = call.options().timeout();
                 if (timeout != null && timeout.compareTo(m.deadline()) > 0) {
                     all.add(cat + ".timeoutMillis: " + timeout.toMillis() + " is past the mashup's deadline (accepted: 1 "
@@ -224,6 +227,46 @@ public final class Definitions {
                 }
             }
             checkOrder(at, names, takesFrom, all);
+        }
+
+        /**
+         * A call's method and body: a known method; a body only with a method that carries one, its placeholders
+         * the mashup's parameters, and not on a chained call; a method that changes something never hedged or
+         * cached (a second attempt, or an answer served again, would hide or repeat its effect).
+         */
+        private static void checkRequest(String cat, CallDefinition call, Set<String> parameters, boolean chained,
+                List<String> all) {
+            String method = call.method();
+            if (!METHODS.contains(method)) {
+                all.add(cat + ".method: \"" + method + "\" (accepted: " + String.join(", ", METHODS) + ")");
+                return;
+            }
+            boolean read = method.equals("GET") || method.equals("HEAD");
+            if (call.body() != null && read) {
+                all.add(cat + ".body: a " + method + " call carries no body (accepted: with POST, PUT, PATCH or "
+                        + "DELETE)");
+            }
+            if (call.body() != null && chained) {
+                all.add(cat + ".body: a call that takes values from other parts cannot have a body (accepted: a "
+                        + "body with the mashup's parameters, on a call whose template takes none from parts)");
+            }
+            if (call.body() != null) {
+                for (String variable : io.rc10k.mashup.internal.routing.BodyTemplate
+                        .parse(call.body(), call.contentType()).variables()) {
+                    if (!parameters.contains(variable)) {
+                        all.add(cat + ".body: {" + variable + "} is not a parameter of the mashup (known: "
+                                + (parameters.isEmpty() ? "none" : String.join(", ", parameters.stream().sorted()
+                                .toList())) + ")");
+                    }
+                }
+            }
+            if (!read && call.hedging() != null) {
+                all.add(cat + ".hedgeAfterMillis: a " + method + " call is never hedged: a second attempt would "
+                        + "repeat its effect (accepted: GET, HEAD)");
+            }
+            if (!read && call.caching() != null) {
+                all.add(cat + ".cacheSeconds: a " + method + " call is never cached (accepted: GET, HEAD)");
+            }
         }
 
         /** Chained calls take values only from calls listed before them: no call waits for itself. */

@@ -66,13 +66,13 @@ abstract class MashupServlet extends HttpServlet {
             MashupRouter.Call call = calls.get(i);
             if (call.chained()) {
                 // Made from earlier parts' answers when they have ended; its path is checked then.
-                fanOut.callAfter(call.dependsOn(), call.partner(), "GET", call.later(), call.headers(),
+                fanOut.callAfter(call.dependsOn(), call.partner(), call.method(), call.later(), call.headers(),
                         listeners.apply(i), call.options());
                 continue;
             }
             try {
-                fanOut.call(call.partner(), "GET", call.pathAndQuery(), call.headers(), listeners.apply(i),
-                        call.options());
+                fanOut.call(call.partner(), call.method(), call.pathAndQuery(), call.headers(), call.body(),
+                        listeners.apply(i), call.options());
             } catch (IllegalArgumentException e) {
                 rejectCall(request, response, route, call);
                 return null;

@@ -143,8 +143,8 @@ public final class SpanExport extends ContainerLifeCycle implements TraceContext
             for (int i = 0; i < calls.size(); i++) {
                 CallDefinition call = calls.get(i);
                 URI base = definitions.partners().get(call.partner()).baseUri();
-                callNames[i] = "GET " + call.template();
-                callAttributes[i] = Attributes.builder().put(METHOD, "GET").put(ADDRESS, base.getHost())
+                callNames[i] = call.method() + " " + call.template();
+                callAttributes[i] = Attributes.builder().put(METHOD, call.method()).put(ADDRESS, base.getHost())
                         .put(PORT, port(base)).put(TEMPLATE, call.template()).put(PART, call.name())
                         .put(PARTNER, call.partner()).put(MASHUP, m.name()).build();
             }

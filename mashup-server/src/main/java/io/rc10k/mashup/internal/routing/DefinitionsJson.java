@@ -121,6 +121,9 @@ public final class DefinitionsJson {
             .field("name", STRING, (c, v) -> c.name = v.text())
             .required("partner", STRING, (c, v) -> c.partner = v.text())
             .required("template", STRING, (c, v) -> c.template = v.text())
+            .field("method", STRING, (c, v) -> c.method = v.text())
+            .field("body", STRING, (c, v) -> c.body = v.text())
+            .field("contentType", STRING, (c, v) -> c.contentType = v.text())
             .field("forwardHeaders", ARRAY, (c, v) -> c.forwardHeaders = v.texts())
             .field("required", BOOLEAN, (c, v) -> c.options = c.options.withRequired(v.bool()))
             .field("hedgeAfterMillis", INTEGER, (c, v) -> c.hedgeAfter = Duration.ofMillis(v.between(1, 60_000)))
@@ -350,8 +353,11 @@ public final class DefinitionsJson {
         CallOptions options = c.hedgeAfter == null ? c.options : c.options.withHedging(new Hedging(c.hedgeAfter,
                 c.maxHedges));
         String partner = c.partner != null ? c.partner : "";
+        if (c.contentType != null && c.body == null) {
+            value.problem("contentType without a body (accepted: with body)");
+        }
         return new CallDefinition(c.name != null ? c.name : partner, partner, c.template != null ? c.template : "",
-                c.forwardHeaders, options);
+                c.forwardHeaders, options, c.method, c.body, c.contentType);
     }
 
     private static boolean isPartnerName(String name) {
@@ -421,6 +427,9 @@ public final class DefinitionsJson {
     }
 
     private static final class CallDraft {
+        private String method;
+        private String body;
+        private String contentType;
         private String name;
         private String partner;
         private String template;

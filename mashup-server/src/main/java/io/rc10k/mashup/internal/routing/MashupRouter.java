@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
 
 /**
  * Finds the mashup for an inbound request and turns it into calls: parameters read from the path
@@ -34,8 +35,8 @@ public final class MashupRouter {
      * makes it from the outcomes of the calls at {@code dependsOn} (in that order) — or throws
      * {@link IllegalArgumentException} saying which value is missing.
      */
-    public record Call(String part, String partner, String pathAndQuery, HttpFields headers, CallOptions options,
-            int[] dependsOn, Function<List<Outcome>, String> later) {
+    public record Call(String part, String partner, String method, String pathAndQuery, byte[] body,
+            HttpFields headers, CallOptions options, int[] dependsOn, Function<List<Outcome>, String> later) {
         public boolean required() {
             return options.required();
         }
@@ -91,7 +92,8 @@ public final class MashupRouter {
      * variables that fill path segments (where {@code .} and {@code ..} are refused), its part names.
      */
     private record Compiled(MashupDefinition mashup, String[] segments, List<UriTemplate> templates,
-            Set<String> inPathSegments, List<String> partNames, boolean[] required, List<Chain> chains) {
+            List<BodyTemplate> bodies, Set<String> inPathSegments, List<String> partNames, boolean[] required,
+            List<Chain> chains) {
     }
 
     /**
@@ -162,8 +164,12 @@ public final class MashupRouter {
                         references.stream().mapToInt(IndexedReference::index).distinct().sorted().toArray(),
                         references, Set.copyOf(chainPath)));
             }
-            mashups.add(new Compiled(m, m.path().substring(1).split("/"), templates, Set.copyOf(inPathSegments),
-                    names, required(m), chains));
+            List<BodyTemplate> bodies = new ArrayList<>();
+            for (CallDefinition call : m.calls()) {
+                bodies.add(call.body() == null ? null : BodyTemplate.parse(call.body(), call.contentType()));
+            }
+            mashups.add(new Compiled(m, m.path().substring(1).split("/"), templates, bodies,
+                    Set.copyOf(inPathSegments), names, required(m), chains));
         }
     }
 
@@ -272,13 +278,15 @@ public final class MashupRouter {
             spanIds[i] = TraceContext.newSpanId();
             Chain chain = c.chains().get(i);
             HttpFields headers = headers(call, request, trace, spanIds[i]);
+            BodyTemplate body = c.bodies().get(i);
+            byte[] bytes = body == null ? null : body.expand(values);
             if (chain == null) {
-                calls.add(new Call(call.name(), call.partner(), c.templates().get(i).expand(values), headers,
-                        call.options(), null, null));
+                calls.add(new Call(call.name(), call.partner(), call.method(), c.templates().get(i).expand(values),
+                        bytes, headers, call.options(), null, null));
             } else {
                 UriTemplate template = c.templates().get(i);
-                calls.add(new Call(call.name(), call.partner(), null, headers, call.options(), chain.dependsOn(),
-                        outcomes -> chain.expand(template, values, outcomes)));
+                calls.add(new Call(call.name(), call.partner(), call.method(), null, bytes, headers, call.options(),
+                        chain.dependsOn(), outcomes -> chain.expand(template, values, outcomes)));
             }
         }
         return new Route(m, calls, c.partNames(), c.required(), trace, spanIds);
@@ -287,7 +295,10 @@ public final class MashupRouter {
     /** The call's forwarded headers and its trace context: one small list, sized to fit. */
     private static HttpFields headers(CallDefinition call, HttpServletRequest request, TraceContext trace,
             long spanId) {
-        HttpFields.Mutable headers = HttpFields.build(call.forwardHeaders().size() + 2);
+        HttpFields.Mutable headers = HttpFields.build(call.forwardHeaders().size() + 3);
+        if (call.contentType() != null) {
+            headers.add(HttpHeader.CONTENT_TYPE, call.contentType());
+        }
         for (String name : call.forwardHeaders()) {
             String value = request.getHeader(name);
             if (value != null) {
