@@ -1,5 +1,6 @@
 package io.rc10k.mashup.internal.routing;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -78,25 +79,8 @@ public final class BodyTemplate {
         switch (escape) {
             case FORM -> out.append(URLEncoder.encode(value, StandardCharsets.UTF_8));
             case NONE -> out.append(value);
-            case JSON -> {
-                for (int i = 0; i < value.length(); i++) {
-                    char c = value.charAt(i);
-                    switch (c) {
-                        case '"' -> out.append("\\\"");
-                        case '\\' -> out.append("\\\\");
-                        case '\n' -> out.append("\\n");
-                        case '\r' -> out.append("\\r");
-                        case '\t' -> out.append("\\t");
-                        default -> {
-                            if (c < 0x20 || c == 0x2028 || c == 0x2029) {
-                                out.append(String.format("\\u%04x", (int) c));
-                            } else {
-                                out.append(c);
-                            }
-                        }
-                    }
-                }
-            }
+            // Jackson's own escaping of string content: quotes, backslashes and control characters.
+            case JSON -> out.append(JsonStringEncoder.getInstance().quoteAsString(value));
         }
     }
 }
