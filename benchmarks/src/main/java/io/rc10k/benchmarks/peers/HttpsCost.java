@@ -255,6 +255,13 @@ public final class HttpsCost {
      * {@code close=true} where the variant keeps no connection), and {@code /mashup/check-SLUG}, one GET of
      * {@code /echo} that tells how the calls arrive.
      */
+    /**
+     * The deadline, call and connect timeouts of every mashup and partner: far past what a call takes, so that
+     * a loaded machine (a cold JVM's first full handshakes) slows the rows but never fails a mashup; the
+     * figures are CPU, not latency.
+     */
+    static final int PATIENCE_MILLIS = 30_000;
+
     static String definitionsJson(Map<Stub, StubProcess> stubs, int calls) {
         StringBuilder partners = new StringBuilder();
         StringBuilder mashups = new StringBuilder();
@@ -262,8 +269,10 @@ public final class HttpsCost {
             String separator = partners.isEmpty() ? "" : ",";
             partners.append(separator).append('"').append(v.slug()).append("\":{\"baseUri\":\"")
                     .append(stubs.get(v.stub()).uri()).append("\",\"protocol\":\"").append(v.protocol())
-                    .append("\",\"maxConnections\":256}");
-            mashups.append(separator).append('"').append(v.slug()).append("\":{\"calls\":[");
+                    .append("\",\"maxConnections\":256,\"connectTimeoutMillis\":").append(PATIENCE_MILLIS)
+                    .append(",\"callTimeoutMillis\":").append(PATIENCE_MILLIS).append('}');
+            mashups.append(separator).append('"').append(v.slug()).append("\":{\"deadlineMillis\":")
+                    .append(PATIENCE_MILLIS).append(",\"calls\":[");
             for (int k = 1; k <= calls; k++) {
                 mashups.append(k > 1 ? "," : "").append("{\"name\":\"p").append(k).append("\",\"partner\":\"")
                         .append(v.slug()).append("\",\"template\":\"/stub").append(v.close() ? "?close=true" : "")
