@@ -10,6 +10,7 @@ import io.rc10k.benchmarks.capacity.RequiredFailureLatency;
 import io.rc10k.benchmarks.capacity.StubCapacity;
 import io.rc10k.benchmarks.efficiency.Efficiency;
 import io.rc10k.benchmarks.efficiency.HelloServer;
+import io.rc10k.benchmarks.fleet.FleetExperiment;
 import io.rc10k.benchmarks.load.LoadExperiment;
 import io.rc10k.benchmarks.peers.JdkFanOut;
 import io.rc10k.benchmarks.peers.JettyFanOut;
@@ -42,6 +43,7 @@ class ToolCommandLinesTest {
             case "efficiency" -> new Tool(Efficiency.class, "--measure");
             case "stub-capacity" -> new Tool(StubCapacity.class, "--requests");
             case "load-experiment" -> new Tool(LoadExperiment.class, "--max-inflight");
+            case "fleet" -> new Tool(FleetExperiment.class, "--phase-seconds");
             case "peers" -> new Tool(Peers.class, "--measure");
             case "cold-burst" -> new Tool(ColdBurst.class, "--concurrent");
             case "heap-per-mashup" -> new Tool(HeapPerMashup.class, "--inflight");
@@ -70,7 +72,7 @@ class ToolCommandLinesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "peers", "cold-burst", "heap-per-mashup",
+    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "fleet", "peers", "cold-burst", "heap-per-mashup",
             "deadline-overshoot", "required-failure-latency", "hello", "jdk-peer", "jetty-peer", "vertx-peer"})
     void helpPrintsTheUsageAndExits0(String name) throws Exception {
         Run run = run(name, "--help");
@@ -79,7 +81,7 @@ class ToolCommandLinesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "peers", "cold-burst", "heap-per-mashup",
+    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "fleet", "peers", "cold-burst", "heap-per-mashup",
             "deadline-overshoot", "required-failure-latency", "hello", "jdk-peer", "jetty-peer", "vertx-peer"})
     void versionPrintsTheProjectVersionAndExits0(String name) throws Exception {
         Run run = run(name, "--version");
@@ -88,7 +90,7 @@ class ToolCommandLinesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "peers", "cold-burst", "heap-per-mashup",
+    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "fleet", "peers", "cold-burst", "heap-per-mashup",
             "deadline-overshoot", "required-failure-latency", "hello", "jdk-peer", "jetty-peer", "vertx-peer"})
     void aBadLineExits2NamingTheOption(String name) throws Exception {
         assertBadLine(name, "--colour: unknown option", "--colour");
