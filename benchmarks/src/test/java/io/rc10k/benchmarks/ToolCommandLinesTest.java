@@ -11,6 +11,7 @@ import io.rc10k.benchmarks.capacity.StubCapacity;
 import io.rc10k.benchmarks.efficiency.Efficiency;
 import io.rc10k.benchmarks.efficiency.HelloServer;
 import io.rc10k.benchmarks.fleet.FleetExperiment;
+import io.rc10k.benchmarks.fleet.RollingRestart;
 import io.rc10k.benchmarks.load.LoadExperiment;
 import io.rc10k.benchmarks.peers.JdkFanOut;
 import io.rc10k.benchmarks.peers.JettyFanOut;
@@ -44,6 +45,7 @@ class ToolCommandLinesTest {
             case "stub-capacity" -> new Tool(StubCapacity.class, "--requests");
             case "load-experiment" -> new Tool(LoadExperiment.class, "--max-inflight");
             case "fleet" -> new Tool(FleetExperiment.class, "--phase-seconds");
+            case "rolling-restart" -> new Tool(RollingRestart.class, "--instances");
             case "peers" -> new Tool(Peers.class, "--measure");
             case "cold-burst" -> new Tool(ColdBurst.class, "--concurrent");
             case "heap-per-mashup" -> new Tool(HeapPerMashup.class, "--inflight");
@@ -72,7 +74,7 @@ class ToolCommandLinesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "fleet", "peers", "cold-burst", "heap-per-mashup",
+    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "fleet", "rolling-restart", "peers", "cold-burst", "heap-per-mashup",
             "deadline-overshoot", "required-failure-latency", "hello", "jdk-peer", "jetty-peer", "vertx-peer"})
     void helpPrintsTheUsageAndExits0(String name) throws Exception {
         Run run = run(name, "--help");
@@ -81,7 +83,7 @@ class ToolCommandLinesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "fleet", "peers", "cold-burst", "heap-per-mashup",
+    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "fleet", "rolling-restart", "peers", "cold-burst", "heap-per-mashup",
             "deadline-overshoot", "required-failure-latency", "hello", "jdk-peer", "jetty-peer", "vertx-peer"})
     void versionPrintsTheProjectVersionAndExits0(String name) throws Exception {
         Run run = run(name, "--version");
@@ -90,7 +92,7 @@ class ToolCommandLinesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "fleet", "peers", "cold-burst", "heap-per-mashup",
+    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "fleet", "rolling-restart", "peers", "cold-burst", "heap-per-mashup",
             "deadline-overshoot", "required-failure-latency", "hello", "jdk-peer", "jetty-peer", "vertx-peer"})
     void aBadLineExits2NamingTheOption(String name) throws Exception {
         assertBadLine(name, "--colour: unknown option", "--colour");

@@ -71,6 +71,21 @@ class HaproxyRecipeTest {
                 "connection refused (main port closed), a closed keep-alive connection, 503 server_stopping");
         assertTrue(has("http-request disable-l7-retry unless METH_GET || METH_HEAD"), "only idempotent methods");
         assertTrue(directives().stream().anyMatch(d -> d.matches("retries [1-9]")), "some retries");
+        // HAProxy 2.6 moves a retry to another server after a connection failure only: a request must meet a
+        // draining instance as a refused connection, never on a pooled keep-alive one (RollingRestartIT).
+        assertTrue(has("option http-server-close"), "a new server connection per request");
+        assertFalse(directives().stream().anyMatch(d -> d.contains("slowstart")),
+                "no slowstart: the instance just back takes the retries away from the next one draining");
+    }
+
+    @Test
+    void haproxysOwnErrorsHaveTheServersJsonShapeAndItsRetryAfter() throws IOException {
+        assertTrue(directives().stream().anyMatch(d -> d.startsWith("http-error status 503 content-type application/json")
+                && d.contains("\\\"error\\\":") && d.endsWith("hdr Retry-After 1")), "503 as JSON with Retry-After");
+        for (String status : List.of("502", "504")) {
+            assertTrue(directives().stream().anyMatch(d -> d.startsWith("http-error status " + status
+                    + " content-type application/json")), status + " as JSON");
+        }
     }
 
     @Test

@@ -58,6 +58,9 @@ public final class FleetExperiment {
                 default -> line.unknown();
             }
         }
+        // Ctrl-C or SIGTERM: HAProxy, the instances and the stubs end with the experiment, not after it.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> ProcessHandle.current().descendants()
+                .forEach(ProcessHandle::destroy), "stop-children"));
         String why = HaproxyProcess.unavailable();
         if (why != null) {
             System.err.println("fleet: " + why);
