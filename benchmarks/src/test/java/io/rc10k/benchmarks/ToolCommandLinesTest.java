@@ -10,6 +10,8 @@ import io.rc10k.benchmarks.capacity.RequiredFailureLatency;
 import io.rc10k.benchmarks.capacity.StubCapacity;
 import io.rc10k.benchmarks.efficiency.Efficiency;
 import io.rc10k.benchmarks.efficiency.HelloServer;
+import io.rc10k.benchmarks.fleet.FleetExperiment;
+import io.rc10k.benchmarks.fleet.RollingRestart;
 import io.rc10k.benchmarks.load.LoadExperiment;
 import io.rc10k.benchmarks.peers.HttpsCost;
 import io.rc10k.benchmarks.peers.JdkFanOut;
@@ -43,6 +45,8 @@ class ToolCommandLinesTest {
             case "efficiency" -> new Tool(Efficiency.class, "--measure");
             case "stub-capacity" -> new Tool(StubCapacity.class, "--requests");
             case "load-experiment" -> new Tool(LoadExperiment.class, "--max-inflight");
+            case "fleet" -> new Tool(FleetExperiment.class, "--phase-seconds");
+            case "rolling-restart" -> new Tool(RollingRestart.class, "--instances");
             case "peers" -> new Tool(Peers.class, "--measure");
             case "https-cost" -> new Tool(HttpsCost.class, "--measure");
             case "cold-burst" -> new Tool(ColdBurst.class, "--concurrent");
@@ -72,8 +76,9 @@ class ToolCommandLinesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "peers", "https-cost", "cold-burst",
-            "heap-per-mashup", "deadline-overshoot", "required-failure-latency", "hello", "jdk-peer", "jetty-peer", "vertx-peer"})
+    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "fleet", "rolling-restart", "peers",
+            "https-cost", "cold-burst", "heap-per-mashup", "deadline-overshoot", "required-failure-latency", "hello",
+            "jdk-peer", "jetty-peer", "vertx-peer"})
     void helpPrintsTheUsageAndExits0(String name) throws Exception {
         Run run = run(name, "--help");
         assertEquals(0, run.exit(), run.toString());
@@ -81,8 +86,9 @@ class ToolCommandLinesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "peers", "https-cost", "cold-burst",
-            "heap-per-mashup", "deadline-overshoot", "required-failure-latency", "hello", "jdk-peer", "jetty-peer", "vertx-peer"})
+    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "fleet", "rolling-restart", "peers",
+            "https-cost", "cold-burst", "heap-per-mashup", "deadline-overshoot", "required-failure-latency", "hello",
+            "jdk-peer", "jetty-peer", "vertx-peer"})
     void versionPrintsTheProjectVersionAndExits0(String name) throws Exception {
         Run run = run(name, "--version");
         assertEquals(0, run.exit(), run.toString());
@@ -90,8 +96,9 @@ class ToolCommandLinesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "peers", "https-cost", "cold-burst",
-            "heap-per-mashup", "deadline-overshoot", "required-failure-latency", "hello", "jdk-peer", "jetty-peer", "vertx-peer"})
+    @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "fleet", "rolling-restart", "peers",
+            "https-cost", "cold-burst", "heap-per-mashup", "deadline-overshoot", "required-failure-latency", "hello",
+            "jdk-peer", "jetty-peer", "vertx-peer"})
     void aBadLineExits2NamingTheOption(String name) throws Exception {
         assertBadLine(name, "--colour: unknown option", "--colour");
         String option = tool(name).numberOption();

@@ -171,6 +171,21 @@ public final class ServerProcess implements AutoCloseable {
         return new long[] {Long.parseLong(fields[11]) * 10, Long.parseLong(fields[12]) * 10};
     }
 
+    /**
+     * SIGTERM, then waits at most {@code boundMillis} for the exit: its status (143 after a graceful stop), or -1
+     * if it still runs (then it is left running: the caller decides).
+     */
+    public int terminate(long boundMillis) throws InterruptedException {
+        process.destroy();
+        return process.waitFor(boundMillis, TimeUnit.MILLISECONDS) ? process.exitValue() : -1;
+    }
+
+    /** SIGKILL, as a crash would end it: what it had in flight is lost. Returns its exit status (137). */
+    public int kill() throws InterruptedException {
+        process.destroyForcibly();
+        return process.waitFor(30, TimeUnit.SECONDS) ? process.exitValue() : -1;
+    }
+
     @Override
     public void close() {
         process.destroy();

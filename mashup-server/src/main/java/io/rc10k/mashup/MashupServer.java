@@ -159,7 +159,7 @@ public final class MashupServer {
                 () -> limit.getNetworkConnectionCount() >= nearLimit, options.observabilityOnAdminOnly(), mashups);
         server.addBean(new Limits(budget.maxFiles(), maxConnections, maxInFlight));
         // Methods first: a TRACE to the admin port is a 405 too, not a 404 for its path.
-        Handler top = new AllowedMethods(new GracefulMashups(admission));
+        Handler top = new AllowedMethods(new GracefulMashups(parts.metrics(), admission));
         // Async mode: mashup GETs run where they were read; anything that may block goes to the pool.
         server.setHandler(mode.blocks() ? top : new InlineMashups(top));
         server.setErrorHandler(new JsonErrorHandler());

@@ -19,7 +19,7 @@ import org.eclipse.jetty.util.Callback;
  * {@code CONNECT} whose {@code Host} is not its target never gets here: Jetty answers it 400 itself.)
  *
  * <pre>{@code
- * Handler top = new AllowedMethods(new GracefulMashups(admission));
+ * Handler top = new AllowedMethods(new GracefulMashups(metrics, admission));
  * }</pre>
  */
 public final class AllowedMethods extends Handler.Wrapper {

@@ -34,7 +34,7 @@ import org.eclipse.jetty.util.Callback;
  * Jetty's run on that thread (the connection goes on where that request completes).</p>
  *
  * <pre>{@code
- * server.setHandler(new InlineMashups(new GracefulMashups(admission)));
+ * server.setHandler(new InlineMashups(new GracefulMashups(metrics, admission)));
  * }</pre>
  */
 public final class InlineMashups extends Handler.Wrapper {
