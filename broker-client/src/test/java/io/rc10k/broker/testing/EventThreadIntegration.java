@@ -61,6 +61,9 @@ public final class EventThreadIntegration implements BlockHoundIntegration {
         // (the broker's listener events), a connection or buffer pool entry being released.
         builder.allowBlockingCallsInside("org.eclipse.jetty.util.thread.SerializedInvoker$Link", "next");
         builder.allowBlockingCallsInside("org.eclipse.jetty.util.ConcurrentPool$Holder", "acquired");
+        // A write being cancelled as its connection closes (a server stopping) spins while another thread is
+        // inside that connection's one non-blocking write, for as long as that system call takes.
+        builder.allowBlockingCallsInside("org.eclipse.jetty.io.WriteFlusher", "cancelWrite");
         // A socket channel's read and write locks: closing a non-blocking channel takes both once, to let a
         // read or write another thread has in progress finish, and a read or write waits the same way for a
         // close. Each is held across one non-blocking system call, never a wait for the peer. (Channel I/O
