@@ -15,6 +15,7 @@ import java.util.List;
  * <pre>
  * java -jar jmeter-plans/target/experiments.jar thread-count   # Fig. 4 + Table 2 + the cap law, ~30 min
  * java -jar jmeter-plans/target/experiments.jar open-model     # Fig. 5, ~25 min
+ * java -jar jmeter-plans/target/experiments.jar reactor-surface   # the Reactor-model study's surface, hours
  * </pre>
  *
  * Exit status: 0 when every check held, 1 when a check failed (the results are written either
@@ -23,7 +24,7 @@ import java.util.List;
  */
 public final class Experiments {
     private static final String USAGE = """
-            thread-count|open-model [options]   (run as java -jar jmeter-plans/target/experiments.jar)
+            thread-count|open-model|reactor-surface [options]   (run as java -jar jmeter-plans/target/experiments.jar)
               common:
                 --help                 print this and exit
                 --version              print the version and exit
@@ -41,6 +42,16 @@ public final class Experiments {
                 --path PATH            the mashup (default /mashup/c6)
                 --inter-arrivals LIST  seconds (default 0.04,0.02,0.01,0.005,0.004,0.003,0.002)
                 --phase-seconds S      default 60
+              reactor-surface (no JMeter: a closed-loop NIO client, docs/results/reactor-surface.md):
+                --models LIST          srst,srmt,mrmt (default all three)
+                --selectors LIST       MRMT's selector counts (default 1,2,4)
+                --threads LIST         worker threads of SRMT and MRMT (default 1,2,4,8,16,32,64,128)
+                --micros LIST          business time, µs (default 0,100,...,1000,5000,50000)
+                --kinds LIST           sleep,cpu,c1,c6 (default all four)
+                --connections LIST     keep-alive,close (default both)
+                --clients N            concurrent clients (default 10000, at most 19000)
+                --warmup-ms MS --measure-ms MS    per point (default 1000, 3000)
+                --append               keep the points already in reactor-surface.csv; files drawn from all
             """;
     private static String provenance = "";
 
@@ -98,9 +109,19 @@ public final class Experiments {
         String path = "/mashup/c6";
         List<Double> interArrivals = List.of(0.04, 0.02, 0.01, 0.005, 0.004, 0.003, 0.002);
         int phaseSeconds = 60;
+        List<String> models = ReactorServer.MODELS;
+        List<Integer> selectors = List.of(1, 2, 4);
+        List<Integer> threads = List.of(1, 2, 4, 8, 16, 32, 64, 128);
+        List<Integer> micros = List.of(0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 5000, 50000);
+        List<String> kinds = ReactorSurfaceExperiment.KINDS;
+        List<String> connections = List.of("keep-alive", "close");
+        int clients = 10_000;
+        long warmupMillis = 1_000;
+        long measureMillis = 3_000;
+        boolean append = false;
         while (line.next()) {
             switch (line.option()) {
-                case "thread-count", "open-model" -> experiment = line.option();
+                case "thread-count", "open-model", "reactor-surface" -> experiment = line.option();
                 case "--out" -> out = line.path();
                 case "--root" -> root = line.path();
                 case "--jmeter-home" -> jmeterHome = line.path();
@@ -114,17 +135,42 @@ public final class Experiments {
                 case "--path" -> path = line.value();
                 case "--inter-arrivals" -> interArrivals = positive(line, line.doubleList());
                 case "--phase-seconds" -> phaseSeconds = positive(line, line.intValue());
-                default -> line.unknown("thread-count, open-model");
+                case "--models" -> models = line.list();
+                case "--selectors" -> selectors = positive(line, line.intList());
+                case "--threads" -> threads = positive(line, line.intList());
+                case "--micros" -> micros = line.intList();
+                case "--kinds" -> kinds = line.list();
+                case "--connections" -> connections = line.list();
+                case "--clients" -> clients = line.intValue();
+                case "--warmup-ms" -> warmupMillis = line.longValue();
+                case "--measure-ms" -> measureMillis = positive(line, line.longValue());
+                case "--append" -> append = true;
+                default -> line.unknown("thread-count, open-model, reactor-surface");
             }
         }
         if (experiment == null) {
-            throw line.fail("no experiment named (accepted: thread-count, open-model)");
+            throw line.fail("no experiment named (accepted: thread-count, open-model, reactor-surface)");
         }
         if (pool < 0) {
             throw line.fail("--pool", pool + " (accepted: numbers > 0, or 0 for no fixed-pool sweep)");
         }
         if (out == null) {
             out = root.resolve("docs").resolve("results");
+        }
+        if (experiment.equals("reactor-surface")) {
+            for (String c : connections) {
+                if (!List.of("keep-alive", "close").contains(c)) {
+                    throw line.fail("--connections", c + " (accepted: keep-alive, close)");
+                }
+            }
+            ReactorSurfaceExperiment.Settings settings;
+            try {
+                settings = new ReactorSurfaceExperiment.Settings(models, selectors, threads, micros, kinds,
+                        connections.stream().map("keep-alive"::equals).toList(), clients, warmupMillis, measureMillis);
+            } catch (IllegalArgumentException e) {
+                throw line.fail(e.getMessage());
+            }
+            return reactorSurface(new Lab(root, out, null), settings, append, args);
         }
         if (jmeterHome == null) {
             jmeterHome = root.resolve("jmeter-plans").resolve("engine").resolve("target").resolve("jmeter");
@@ -190,6 +236,37 @@ public final class Experiments {
         }
         System.out.println(failed.size() + " check(s) failed (results in " + out + "):");
         failed.forEach(f -> System.out.println("  " + f));
+        return 1;
+    }
+
+    private static int reactorSurface(Lab lab, ReactorSurfaceExperiment.Settings settings, boolean append,
+            String... args) throws IOException {
+        provenance = "Machine: " + Lab.machine() + ". Run " + Instant.now().truncatedTo(ChronoUnit.SECONDS)
+                + " with:\n\n    java -jar jmeter-plans/target/experiments.jar " + String.join(" ", args) + "\n";
+        System.out.println("RC10K reactor-surface on " + Lab.machine());
+        System.out.println("operating-system limits:");
+        // Each client is a socket here and one in the server; the server holds a few partner connections besides.
+        List<String> problems = OsLimits.check(settings.clients() + 500L, settings.clients(), 1_000);
+        if (!problems.isEmpty()) {
+            problems.forEach(p -> System.err.println("experiments: " + p));
+            return 2;
+        }
+        List<ReactorSurfaceExperiment.Point> points = new ArrayList<>(append ? ReactorSurfaceReport.read(lab.out())
+                : List.of());
+        try {
+            new ReactorSurfaceExperiment(lab, settings).run(points);
+        } finally {
+            // A run that failed part-way keeps what it measured.
+            new ReactorSurfaceReport(points).write(lab.out(), provenance);
+        }
+        ReactorSurfaceReport report = new ReactorSurfaceReport(points);
+        System.out.println();
+        if (report.checks().isEmpty()) {
+            System.out.println("every check held; results in " + lab.out());
+            return 0;
+        }
+        System.out.println(report.checks().size() + " check(s) failed (results in " + lab.out() + "):");
+        report.checks().forEach(f -> System.out.println("  " + f));
         return 1;
     }
 

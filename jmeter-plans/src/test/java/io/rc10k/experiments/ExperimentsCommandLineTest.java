@@ -37,7 +37,7 @@ class ExperimentsCommandLineTest {
     void helpPrintsTheUsageAndExits0() throws Exception {
         Run run = run("thread-count", "--help");
         assertEquals(0, run.exit(), run.toString());
-        assertTrue(run.out().startsWith("usage: experiments thread-count|open-model [options]"), run.toString());
+        assertTrue(run.out().startsWith("usage: experiments thread-count|open-model|reactor-surface [options]"), run.toString());
     }
 
     @Test
@@ -54,8 +54,13 @@ class ExperimentsCommandLineTest {
         assertBadLine("--users: not a list of whole numbers: 10,many", "thread-count", "--users", "10,many");
         assertBadLine("--phase-seconds: 0 (accepted: numbers > 0)", "open-model", "--phase-seconds", "0");
         assertBadLine("--modes: fast (accepted: sync, async, virtual)", "open-model", "--modes", "fast");
-        assertBadLine("fig-4: not one of thread-count, open-model", "fig-4");
-        assertBadLine("no experiment named (accepted: thread-count, open-model)");
+        assertBadLine("fig-4: not one of thread-count, open-model, reactor-surface", "fig-4");
+        assertBadLine("no experiment named (accepted: thread-count, open-model, reactor-surface)");
+        assertBadLine("--kinds: \"nap\" (accepted: sleep, cpu, c1, c6)", "reactor-surface", "--kinds", "nap");
+        assertBadLine("--clients: 30000 (accepted: 1 to 19000: the client holds a socket each, under a limit of 20,000 "
+                + "open files)", "reactor-surface", "--clients", "30000");
+        assertBadLine("--connections: pipelined (accepted: keep-alive, close)", "reactor-surface", "--connections",
+                "pipelined");
     }
 
     private static void assertBadLine(String named, String... args) throws Exception {

@@ -23,9 +23,14 @@ import java.net.URI;
  *                       {@code .../v1/traces} URL), or null: nothing exported, nothing of it loaded
  * @param maxBufferedBytes the most bytes of partner response bodies held at once while they arrive, over
  *                       every partner; a call past it ends {@code memory_budget}. 0: a quarter of the heap
+ * @param acceptors      the main connector's acceptor threads (Jetty's main reactor); 0 lets its selectors
+ *                       accept too; -1: Jetty's default, by the cores
+ * @param selectors      the main connector's selector threads (Jetty's sub-reactors); -1: Jetty's default, by the
+ *                       cores
  */
 public record MashupOptions(String host, int port, Mode mode, int maxThreads, int maxInFlight, int maxConnections,
-        int adminPort, String adminHost, boolean observabilityOnAdminOnly, URI otlpEndpoint, long maxBufferedBytes) {
+        int adminPort, String adminHost, boolean observabilityOnAdminOnly, URI otlpEndpoint, long maxBufferedBytes,
+        int acceptors, int selectors) {
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final String DEFAULT_ADMIN_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
@@ -63,6 +68,14 @@ public record MashupOptions(String host, int port, Mode mode, int maxThreads, in
             throw new IllegalArgumentException("--max-buffered-bytes: " + maxBufferedBytes + " (accepted: 0 for a "
                     + "quarter of the heap, or at least 1, with an optional k, m or g)");
         }
+        if (acceptors < -1 || acceptors > 64) {
+            throw new IllegalArgumentException("--acceptors: " + acceptors + " (accepted: -1 for Jetty's default, "
+                    + "0 to 64)");
+        }
+        if (selectors < -1 || selectors == 0 || selectors > 256) {
+            throw new IllegalArgumentException("--selectors: " + selectors + " (accepted: -1 for Jetty's default, "
+                    + "1 to 256)");
+        }
         if (otlpEndpoint != null && !isHttpUrl(otlpEndpoint)) {
             throw new IllegalArgumentException("--otlp-endpoint: \"" + otlpEndpoint + "\" (accepted: an http or https "
                     + "URL with a host and no query, e.g. http://127.0.0.1:4318)");
@@ -76,68 +89,80 @@ public record MashupOptions(String host, int port, Mode mode, int maxThreads, in
 
     /**
      * Port 8080 and admin port 8081, both on loopback; async, 200 threads, limits derived from the open-file
-     * limit, no span export.
+     * limit, no span export, Jetty's default acceptors and selectors.
      */
     public static MashupOptions defaults() {
         return new MashupOptions(DEFAULT_HOST, DEFAULT_PORT, Mode.ASYNC, DEFAULT_MAX_THREADS, 0, 0, DEFAULT_PORT + 1,
-                DEFAULT_ADMIN_HOST, false, null, 0);
+                DEFAULT_ADMIN_HOST, false, null, 0, -1, -1);
     }
 
     public MashupOptions withHost(String host) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
+                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
     }
 
     /** Also moves a default admin port along: port + 1, or ephemeral for port 0. */
     public MashupOptions withPort(int port) {
         int admin = adminPort == this.port + 1 ? (port == 0 ? 0 : port + 1) : adminPort;
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, admin,
-                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
+                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
     }
 
     public MashupOptions withMode(Mode mode) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
+                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
     }
 
     public MashupOptions withMaxThreads(int maxThreads) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
+                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
     }
 
     public MashupOptions withMaxInFlight(int maxInFlight) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
+                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
     }
 
     public MashupOptions withMaxConnections(int maxConnections) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
+                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
     }
 
     public MashupOptions withAdminPort(int adminPort) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
+                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
     }
 
     /** Where the admin port binds; {@link #withHost} leaves it where it is. */
     public MashupOptions withAdminHost(String adminHost) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
+                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
     }
 
     public MashupOptions withObservabilityOnAdminOnly(boolean observabilityOnAdminOnly) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
+                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
     }
 
     public MashupOptions withOtlpEndpoint(URI otlpEndpoint) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
+                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
     }
 
     public MashupOptions withMaxBufferedBytes(long maxBufferedBytes) {
         return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes);
+                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
+    }
+
+    /** The main connector's acceptor threads: 0 lets its selectors accept; -1 Jetty's default. */
+    public MashupOptions withAcceptors(int acceptors) {
+        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
+                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
+    }
+
+    /** The main connector's selector threads; -1 Jetty's default. */
+    public MashupOptions withSelectors(int selectors) {
+        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
+                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
     }
 }

@@ -93,7 +93,8 @@ public final class MashupServer {
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setSendXPoweredBy(false);
-        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        ServerConnector connector = new ServerConnector(server, options.acceptors(), options.selectors(),
+                new HttpConnectionFactory(http));
         connector.setName("main");
         connector.setHost(options.host());
         connector.setPort(options.port());

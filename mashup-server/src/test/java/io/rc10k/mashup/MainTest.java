@@ -98,6 +98,10 @@ class MainTest {
         assertTrue(err().contains("--mode: \"threads\" (accepted: async, sync, virtual)"), err());
         assertEquals(2, run("--port", "http"));
         assertEquals(2, run("--max-threads", "2"));
+        assertEquals(2, run("--selectors", "0"));
+        assertTrue(err().contains("--selectors: 0 (accepted: -1 for Jetty's default, 1 to 256)"), err());
+        assertEquals(2, run("--acceptors", "-2"));
+        assertTrue(err().contains("--acceptors: -2 (accepted: -1 for Jetty's default, 0 to 64)"), err());
         assertEquals(2, run("--verbose"));
         assertTrue(err().contains("unknown option \"--verbose\""), err());
     }
@@ -164,7 +168,7 @@ class MainTest {
         assertEquals(0, run("--help"));
         String usage = out.toString(StandardCharsets.UTF_8);
         for (String option : new String[] {"--config", "--check", "--mode", "--port", "--host", "--max-threads",
-            "--max-inflight", "--max-connections", "--admin-port", "--admin-host", "--observability-on-admin-only", "/health/ready",
+            "--acceptors", "--selectors", "--max-inflight", "--max-connections", "--admin-port", "--admin-host", "--observability-on-admin-only", "/health/ready",
             "/health/live", "--log-config", "--log-level", "--otlp-endpoint", "--version", "--probe"}) {
             assertTrue(usage.contains(option), option);
         }

@@ -24,6 +24,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.client.CompletableResponseListener;
 import org.eclipse.jetty.client.ContentResponse;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.QoSHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.junit.jupiter.api.AfterAll;
@@ -228,6 +230,20 @@ class MashupServerTest {
             assertTrue(started.stream().allMatch(n -> n.startsWith(poolName) || n.startsWith("mashup-scheduler")
                     || n.startsWith("HttpClient") || n.startsWith("stub")),
                     "async mode started threads outside the shared pool: " + started);
+        }
+    }
+
+    @Test
+    void theMainConnectorHasTheAcceptorsAndSelectorsAskedFor() throws Exception {
+        Server server = MashupServer.createServer(MashupOptions.defaults().withPort(0).withAdminPort(-1)
+                .withMaxThreads(32).withAcceptors(0).withSelectors(3), definitions);
+        server.start();
+        try {
+            ServerConnector main = (ServerConnector) server.getConnectors()[0];
+            assertEquals(0, main.getAcceptors());
+            assertEquals(3, main.getSelectorManager().getSelectorCount());
+        } finally {
+            server.stop();
         }
     }
 

@@ -33,6 +33,10 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
             "  --host HOST           address to bind (default " + MashupOptions.DEFAULT_HOST + ")",
             "  --max-threads N       the shared thread pool's maximum (default " + MashupOptions.DEFAULT_MAX_THREADS
                     + ")",
+            "  --acceptors N         the main connector's acceptor threads, 0 to 64; 0: its selectors accept",
+            "                        (default: Jetty's, by the cores)",
+            "  --selectors N         the main connector's selector threads, 1 to 256 (default: Jetty's, by the",
+            "                        cores); acceptors and selectors are threads of --max-threads",
             "  --max-inflight N      mashup requests at once; more get 503 + Retry-After (default: derived from",
             "                        the open-file limit, at most " + MashupOptions.DEFAULT_MAX_IN_FLIGHT + ")",
             "  --max-connections N   inbound connections at once; past it accepting pauses (default: derived from",
@@ -92,6 +96,8 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
                 case "--admin-port" -> options = options.withAdminPort(number(args, ++i, arg));
                 case "--admin-host" -> options = options.withAdminHost(value(args, ++i, arg));
                 case "--max-threads" -> options = options.withMaxThreads(number(args, ++i, arg));
+                case "--acceptors" -> options = options.withAcceptors(number(args, ++i, arg));
+                case "--selectors" -> options = options.withSelectors(number(args, ++i, arg));
                 case "--max-inflight" -> options = options.withMaxInFlight(number(args, ++i, arg));
                 case "--observability-on-admin-only" -> options = options.withObservabilityOnAdminOnly(true);
                 case "--max-buffered-bytes" -> options = options.withMaxBufferedBytes(bytes(args, ++i, arg));
