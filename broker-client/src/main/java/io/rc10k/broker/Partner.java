@@ -443,7 +443,7 @@ public final class Partner {
          *                                  header of the same name, or a value with a line break
          */
         public Builder header(String name, String value) {
-            BrokerClient.checkHeader(name);
+            RequestRules.checkHeader(name);
             if (headers.contains(name)) {
                 throw new IllegalArgumentException(this.name + ".headers." + name + ": given twice");
             }
