@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * is a bean of the {@link Server} and starts and stops with it.
  *
  * <pre>{@code
- * Server server = MashupServer.createServer(MashupOptions.defaults().withPort(0), definitions);
+ * Server server = MashupServer.createServer(MashupOptions.builder().port(0).build(), definitions);
  * server.start();
  * BrokerClient broker = server.getBean(BrokerClient.class);
  * }</pre>
