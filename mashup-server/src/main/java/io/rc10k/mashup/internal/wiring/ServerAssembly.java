@@ -41,7 +41,8 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>{@code
  * ServerAssembly steps = new ServerAssembly(options, definitions);
- * Server server = steps.server(steps.pool());
+ * QueuedThreadPool pool = steps.pool();    // then the mode configures it
+ * Server server = steps.server(pool);
  * MashupServer.Limits limits = steps.limits(server, false);
  * NetworkConnectionLimit connections = steps.connectors(server, limits);
  * MashupServlets.Parts parts = steps.parts(server);
@@ -74,7 +75,10 @@ public final class ServerAssembly {
                 .mapToLong(m -> m.deadline().toMillis()).max().orElse(0);
     }
 
-    /** The one pool for selectors, broker loops, servlet dispatches and callbacks; its mode configures it. */
+    /**
+     * The one pool for selectors, broker loops, servlet dispatches and callbacks: async mode's resumes connections
+     * on broker loops. Virtual mode's executor is the mode's to add ({@code Mode.configure}), before the server.
+     */
     public QueuedThreadPool pool() {
         int minThreads = Math.min(8, options.maxThreads());
         // Async mode: a connection resumed on a broker loop stays there (ResumingPool, InlineMashups).
