@@ -315,7 +315,7 @@ public final class ColdBurst {
                 case "--breaker" -> breaker = !choice(line, "on", "off");
                 case "--warm-partners" -> partnerWarmup = line.intValue();
                 case "--java" -> java = line.value();
-                case "--jvm-arg" -> jvmArgs.add(line.value());
+                case "--jvm-arg" -> jvmArgs.add(line.anyValue());
                 case "--mashup-jar" -> mashupJar = line.path();
                 case "--stub-jar" -> stubJar = line.path();
                 default -> line.unknown();

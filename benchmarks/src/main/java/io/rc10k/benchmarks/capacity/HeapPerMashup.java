@@ -469,7 +469,7 @@ public final class HeapPerMashup {
                 case "--max-threads" -> maxThreads = line.intValue();
                 case "--warmup" -> warmup = line.intValue();
                 case "--java" -> java = line.value();
-                case "--jvm-arg" -> jvmArgs.add(line.value());
+                case "--jvm-arg" -> jvmArgs.add(line.anyValue());
                 case "--mashup-jar" -> mashupJar = line.path();
                 case "--stub-jar" -> stubJar = line.path();
                 default -> line.unknown();

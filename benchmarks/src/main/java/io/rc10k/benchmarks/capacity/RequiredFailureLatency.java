@@ -253,7 +253,7 @@ public final class RequiredFailureLatency {
                 case "--max-p99-ms" -> maxP99 = line.doubleValue();
                 case "--modes" -> modes = line.list();
                 case "--java" -> java = line.value();
-                case "--jvm-arg" -> jvmArgs.add(line.value());
+                case "--jvm-arg" -> jvmArgs.add(line.anyValue());
                 case "--mashup-jar" -> mashupJar = line.path();
                 case "--stub-jar" -> stubJar = line.path();
                 default -> line.unknown();

@@ -316,7 +316,7 @@ public final class Efficiency {
                 case "--stub-jar" -> stubJar = line.path();
                 case "--benchmarks-jar" -> benchmarksJar = line.path();
                 case "--java" -> java = line.value();
-                case "--jvm-arg" -> jvmArgs.add(line.value());
+                case "--jvm-arg" -> jvmArgs.add(line.anyValue());
                 case "--hello-blocking" -> helloBlocking = true;
                 case "--h2c-partners" -> h2cPartners = true;
                 default -> line.unknown();

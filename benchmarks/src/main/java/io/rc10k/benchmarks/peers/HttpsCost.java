@@ -365,7 +365,7 @@ public final class HttpsCost {
                 case "--stub-jar" -> stubJar = line.path();
                 case "--benchmarks-jar" -> benchmarksJar = line.path();
                 case "--java" -> java = line.value();
-                case "--jvm-arg" -> jvmArgs.add(line.value());
+                case "--jvm-arg" -> jvmArgs.add(line.anyValue());
                 case "--variants" -> variants = variants(line.list(), line);
                 default -> line.unknown();
             }

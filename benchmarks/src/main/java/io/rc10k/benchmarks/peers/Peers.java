@@ -259,7 +259,7 @@ public final class Peers {
                 case "--stub-jar" -> stubJar = line.path();
                 case "--benchmarks-jar" -> benchmarksJar = line.path();
                 case "--java" -> java = line.value();
-                case "--jvm-arg" -> jvmArgs.add(line.value());
+                case "--jvm-arg" -> jvmArgs.add(line.anyValue());
                 case "--baseline-jar" -> baselineJar = line.path();
                 default -> line.unknown();
             }
