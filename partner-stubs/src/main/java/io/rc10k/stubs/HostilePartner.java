@@ -4,7 +4,6 @@ import io.rc10k.stubs.internal.HostileCounters;
 import io.rc10k.stubs.internal.HostileServer;
 import io.rc10k.stubs.internal.TlsRelay;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.URI;
 import java.util.Collection;
 import java.util.List;
@@ -70,16 +69,13 @@ public final class HostilePartner implements AutoCloseable {
             return this;
         }
         // Over TLS the partner itself listens on a loopback port of its own, behind the relay.
-        HostileServer behind = listen(new HostileServer.Settings(InetAddress.getLoopbackAddress().getHostAddress(), 0,
-                settings.loops(), settings.acceptQueue(), settings.idleTimeoutMillis(), settings.maxStallMillis(),
-                settings.chaos(), settings.chaosProbability(), settings.seed(), settings.chaosAmong(),
-                settings.atAccept()));
+        HostileServer behind = listen(settings.onLoopback());
         try {
             relay = TlsRelay.start(settings.host(), settings.port(), settings.acceptQueue(), tls, behind.port(),
                     MAX_TLS_CONNECTIONS, settings.idleTimeoutMillis());
         } catch (IOException e) {
             behind.stop();
-            throw cannotListen(settings, e);
+            throw settings.cannotListen(e);
         }
         server = behind;
         return this;
@@ -89,13 +85,8 @@ public final class HostilePartner implements AutoCloseable {
         try {
             return HostileServer.start(settings);
         } catch (IOException e) {
-            throw cannotListen(settings, e);
+            throw settings.cannotListen(e);
         }
-    }
-
-    private static IllegalStateException cannotListen(HostileServer.Settings settings, IOException e) {
-        return new IllegalStateException("the hostile partner cannot listen on " + settings.host() + ":"
-                + settings.port() + " (" + e.getMessage() + ")", e);
     }
 
     /** The port clients connect to (over TLS, the relay's); before {@link #start()}, the port it was built with. */
@@ -252,19 +243,13 @@ public final class HostilePartner implements AutoCloseable {
 
         /** The address to bind; the default is loopback ({@value StubOptions#DEFAULT_HOST}). */
         public Builder host(String host) {
-            if (host == null || host.isBlank()) {
-                throw new IllegalArgumentException("host: must not be empty (e.g. 127.0.0.1 or 0.0.0.0)");
-            }
-            this.host = host;
+            this.host = Limits.host(host);
             return this;
         }
 
         /** 0 (the default) picks an ephemeral port. */
         public Builder port(int port) {
-            if (port < 0 || port > 65_535) {
-                throw new IllegalArgumentException("port: " + port + " is not a port (accepted: 0 to 65535)");
-            }
-            this.port = port;
+            this.port = Limits.port(port);
             return this;
         }
 
@@ -279,19 +264,13 @@ public final class HostilePartner implements AutoCloseable {
 
         /** The listen backlog; the kernel caps it at {@code net.core.somaxconn}. */
         public Builder acceptQueue(int acceptQueue) {
-            if (acceptQueue < 1) {
-                throw new IllegalArgumentException("acceptQueue: " + acceptQueue + " < 1");
-            }
-            this.acceptQueue = acceptQueue;
+            this.acceptQueue = Limits.acceptQueue(acceptQueue);
             return this;
         }
 
         /** How long a connection may wait for its next request head before the partner closes it. */
         public Builder idleTimeoutMillis(long idleTimeoutMillis) {
-            if (idleTimeoutMillis < 1) {
-                throw new IllegalArgumentException("idleTimeoutMillis: " + idleTimeoutMillis + " < 1");
-            }
-            this.idleTimeoutMillis = idleTimeoutMillis;
+            this.idleTimeoutMillis = Limits.idleTimeoutMillis(idleTimeoutMillis);
             return this;
         }
 
@@ -301,11 +280,7 @@ public final class HostilePartner implements AutoCloseable {
          * {@link HostilePartner#cappedConnections()}.
          */
         public Builder maxStallMillis(long maxStallMillis) {
-            if (maxStallMillis < 1 || maxStallMillis > StubOptions.MAX_DELAY_MILLIS) {
-                throw new IllegalArgumentException("maxStallMillis: " + maxStallMillis + " (accepted: 1 to "
-                        + StubOptions.MAX_DELAY_MILLIS + ")");
-            }
-            this.maxStallMillis = maxStallMillis;
+            this.maxStallMillis = Limits.maxStallMillis(maxStallMillis);
             return this;
         }
 

@@ -186,10 +186,7 @@ public final class StubOptions {
 
         /** The address to bind; the default is loopback ({@value #DEFAULT_HOST}). */
         public Builder host(String host) {
-            if (host == null || host.isBlank()) {
-                throw new IllegalArgumentException("host: must not be empty (e.g. 127.0.0.1 or 0.0.0.0)");
-            }
-            this.host = host;
+            this.host = Limits.host(host);
             return this;
         }
 
@@ -204,10 +201,7 @@ public final class StubOptions {
             }
             List<Integer> seen = new ArrayList<>();
             for (int port : ports) {
-                if (port < 0 || port > 65_535) {
-                    throw new IllegalArgumentException("port: " + port + " is not a port (accepted: 0 to 65535)");
-                }
-                if (port != 0 && seen.contains(port)) {
+                if (Limits.port(port) != 0 && seen.contains(port)) {
                     throw new IllegalArgumentException("port: " + port + " is listed twice");
                 }
                 seen.add(port);
@@ -248,29 +242,19 @@ public final class StubOptions {
 
         /** The listen backlog; the kernel caps it at {@code net.core.somaxconn}. */
         public Builder acceptQueue(int acceptQueue) {
-            if (acceptQueue < 1) {
-                throw new IllegalArgumentException("acceptQueue: " + acceptQueue + " < 1");
-            }
-            this.acceptQueue = acceptQueue;
+            this.acceptQueue = Limits.acceptQueue(acceptQueue);
             return this;
         }
 
         /** How long an idle keep-alive connection is kept; requests in progress are bounded by their own caps. */
         public Builder idleTimeoutMillis(long idleTimeoutMillis) {
-            if (idleTimeoutMillis < 1) {
-                throw new IllegalArgumentException("idleTimeoutMillis: " + idleTimeoutMillis + " < 1");
-            }
-            this.idleTimeoutMillis = idleTimeoutMillis;
+            this.idleTimeoutMillis = Limits.idleTimeoutMillis(idleTimeoutMillis);
             return this;
         }
 
         /** How long the {@code stall} faults hold a request before the stub gives up and closes it. */
         public Builder maxStallMillis(long maxStallMillis) {
-            if (maxStallMillis < 1 || maxStallMillis > MAX_DELAY_MILLIS) {
-                throw new IllegalArgumentException("maxStallMillis: " + maxStallMillis + " (accepted: 1 to "
-                        + MAX_DELAY_MILLIS + ")");
-            }
-            this.maxStallMillis = maxStallMillis;
+            this.maxStallMillis = Limits.maxStallMillis(maxStallMillis);
             return this;
         }
 
