@@ -224,13 +224,9 @@ public final class HostilePartner implements AutoCloseable {
     }
 
     /** Settings of a hostile partner; each setter checks its value and names it in the error. */
-    public static final class Builder {
-        private String host = StubOptions.DEFAULT_HOST;
+    public static final class Builder extends ListeningBuilder<Builder> {
         private int port;
         private int loops = DEFAULT_LOOPS;
-        private int acceptQueue = StubOptions.DEFAULT_ACCEPT_QUEUE;
-        private long idleTimeoutMillis = DEFAULT_IDLE_TIMEOUT_MILLIS;
-        private long maxStallMillis = DEFAULT_MAX_STALL_MILLIS;
         private boolean chaos;
         private double chaosProbability;
         private long seed = StubOptions.DEFAULT_SEED;
@@ -241,15 +237,14 @@ public final class HostilePartner implements AutoCloseable {
         private Builder() {
         }
 
-        /** The address to bind; the default is loopback ({@value StubOptions#DEFAULT_HOST}). */
-        public Builder host(String host) {
-            this.host = Limits.host(host);
+        @Override
+        Builder self() {
             return this;
         }
 
         /** 0 (the default) picks an ephemeral port. */
         public Builder port(int port) {
-            this.port = Limits.port(port);
+            this.port = checkPort(port);
             return this;
         }
 
@@ -259,28 +254,6 @@ public final class HostilePartner implements AutoCloseable {
                 throw new IllegalArgumentException("loops: " + loops + " (accepted: 1 to " + MAX_LOOPS + ")");
             }
             this.loops = loops;
-            return this;
-        }
-
-        /** The listen backlog; the kernel caps it at {@code net.core.somaxconn}. */
-        public Builder acceptQueue(int acceptQueue) {
-            this.acceptQueue = Limits.acceptQueue(acceptQueue);
-            return this;
-        }
-
-        /** How long a connection may wait for its next request head before the partner closes it. */
-        public Builder idleTimeoutMillis(long idleTimeoutMillis) {
-            this.idleTimeoutMillis = Limits.idleTimeoutMillis(idleTimeoutMillis);
-            return this;
-        }
-
-        /**
-         * The stall cap: the longest any misbehaviour lasts, stalls, trickles and holds included. When it
-         * passes the partner closes the connection and counts it in
-         * {@link HostilePartner#cappedConnections()}.
-         */
-        public Builder maxStallMillis(long maxStallMillis) {
-            this.maxStallMillis = Limits.maxStallMillis(maxStallMillis);
             return this;
         }
 

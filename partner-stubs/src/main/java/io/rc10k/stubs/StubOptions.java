@@ -153,20 +153,21 @@ public final class StubOptions {
                 + (clientAuthority == null ? "" : ", clientAuthority=" + clientAuthority) + "}";
     }
 
-    public static final class Builder {
-        private String host = DEFAULT_HOST;
+    public static final class Builder extends ListeningBuilder<Builder> {
         private List<Integer> ports = new ArrayList<>(List.of(0));
         private boolean h2c;
         private int maxThreads;
         private int maxStreams = DEFAULT_MAX_STREAMS;
         private long seed = DEFAULT_SEED;
-        private int acceptQueue = DEFAULT_ACCEPT_QUEUE;
-        private long idleTimeoutMillis = DEFAULT_IDLE_TIMEOUT_MILLIS;
-        private long maxStallMillis = DEFAULT_MAX_STALL_MILLIS;
         private StubCertificate tls;
         private StubCertificate clientAuthority;
 
         private Builder() {
+        }
+
+        @Override
+        Builder self() {
+            return this;
         }
 
         /**
@@ -184,12 +185,6 @@ public final class StubOptions {
             return this;
         }
 
-        /** The address to bind; the default is loopback ({@value #DEFAULT_HOST}). */
-        public Builder host(String host) {
-            this.host = Limits.host(host);
-            return this;
-        }
-
         public Builder port(int port) {
             return ports(List.of(port));
         }
@@ -201,7 +196,7 @@ public final class StubOptions {
             }
             List<Integer> seen = new ArrayList<>();
             for (int port : ports) {
-                if (Limits.port(port) != 0 && seen.contains(port)) {
+                if (checkPort(port) != 0 && seen.contains(port)) {
                     throw new IllegalArgumentException("port: " + port + " is listed twice");
                 }
                 seen.add(port);
@@ -237,24 +232,6 @@ public final class StubOptions {
         /** Seeds the delay distributions of requests that carry no {@code seed} of their own. */
         public Builder seed(long seed) {
             this.seed = seed;
-            return this;
-        }
-
-        /** The listen backlog; the kernel caps it at {@code net.core.somaxconn}. */
-        public Builder acceptQueue(int acceptQueue) {
-            this.acceptQueue = Limits.acceptQueue(acceptQueue);
-            return this;
-        }
-
-        /** How long an idle keep-alive connection is kept; requests in progress are bounded by their own caps. */
-        public Builder idleTimeoutMillis(long idleTimeoutMillis) {
-            this.idleTimeoutMillis = Limits.idleTimeoutMillis(idleTimeoutMillis);
-            return this;
-        }
-
-        /** How long the {@code stall} faults hold a request before the stub gives up and closes it. */
-        public Builder maxStallMillis(long maxStallMillis) {
-            this.maxStallMillis = Limits.maxStallMillis(maxStallMillis);
             return this;
         }
 
