@@ -5,6 +5,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.IntConsumer;
 
 /**
@@ -67,7 +68,14 @@ public final class CommandLine {
         this.tool = tool;
         this.usage = usage;
         this.args = args.clone();
-        this.console = console;
+        this.console = Objects.requireNonNull(console, "console");
+    }
+
+    private CommandLine(String[] args) {
+        this.tool = null;
+        this.usage = null;
+        this.args = args.clone();
+        this.console = null;
     }
 
     /**
@@ -76,7 +84,7 @@ public final class CommandLine {
      * ({@link #next} is false from there on; {@link #asksForHelp()}, {@link #asksForVersion()}).
      */
     public static CommandLine silent(String... args) {
-        return new CommandLine(null, null, args, null);
+        return new CommandLine(args);
     }
 
     /**
