@@ -76,8 +76,9 @@ public record ServerArguments(MashupOptions options, Path config, Path check, bo
             "2 bad command line, definitions or --log-config file, 0 for --help, --version and a valid --check;",
             "--probe: 0 for a 200, 1 for anything else.");
 
+    /** @throws IllegalArgumentException naming the option, the value and what is accepted */
     public static ServerArguments parse(String... args) {
-        MashupOptions options = MashupOptions.defaults();
+        MashupOptions.Builder options = MashupOptions.builder();
         Path config = null;
         Path check = null;
         Path logConfig = null;
@@ -88,19 +89,19 @@ public record ServerArguments(MashupOptions options, Path config, Path check, bo
             switch (line.option()) {
                 case "--config" -> config = line.path();
                 case "--check" -> check = line.path();
-                case "--mode" -> options = options.withMode(Mode.parse(line.value()));
-                case "--port" -> options = options.withPort(line.intValue());
-                case "--host" -> options = options.withHost(line.value());
-                case "--max-connections" -> options = options.withMaxConnections(line.intValue());
-                case "--admin-port" -> options = options.withAdminPort(line.intValue());
-                case "--admin-host" -> options = options.withAdminHost(line.value());
-                case "--max-threads" -> options = options.withMaxThreads(line.intValue());
-                case "--acceptors" -> options = options.withAcceptors(line.intValue());
-                case "--selectors" -> options = options.withSelectors(line.intValue());
-                case "--max-inflight" -> options = options.withMaxInFlight(line.intValue());
-                case "--observability-on-admin-only" -> options = options.withObservabilityOnAdminOnly(true);
-                case "--max-buffered-bytes" -> options = options.withMaxBufferedBytes(bytes(line));
-                case "--otlp-endpoint" -> options = options.withOtlpEndpoint(url(line));
+                case "--mode" -> options.mode(Mode.parse(line.value()));
+                case "--port" -> options.port(line.intValue());
+                case "--host" -> options.host(line.value());
+                case "--max-connections" -> options.maxConnections(line.intValue());
+                case "--admin-port" -> options.adminPort(line.intValue());
+                case "--admin-host" -> options.adminHost(line.value());
+                case "--max-threads" -> options.maxThreads(line.intValue());
+                case "--acceptors" -> options.acceptors(line.intValue());
+                case "--selectors" -> options.selectors(line.intValue());
+                case "--max-inflight" -> options.maxInFlight(line.intValue());
+                case "--observability-on-admin-only" -> options.observabilityOnAdminOnly(true);
+                case "--max-buffered-bytes" -> options.maxBufferedBytes(bytes(line));
+                case "--otlp-endpoint" -> options.otlpEndpoint(url(line));
                 case "--probe" -> probe = probeUrl(line);
                 case "--log-config" -> logConfig = line.path();
                 case "--log-level" -> logLevels.add(logLevel(line.value()));
@@ -108,10 +109,12 @@ public record ServerArguments(MashupOptions options, Path config, Path check, bo
             }
         }
         if (line.asksForHelp() || line.asksForVersion()) {
-            return new ServerArguments(options, null, null, line.asksForHelp(), line.asksForVersion(), null, null,
-                    List.of());
+            return new ServerArguments(options.build(), null, null, line.asksForHelp(), line.asksForVersion(), null,
+                    null, List.of());
         }
-        return new ServerArguments(options, config, check, false, false, probe, logConfig, List.copyOf(logLevels));
+        // Built once all are read: an admin port given before --port stays where it was given.
+        return new ServerArguments(options.build(), config, check, false, false, probe, logConfig,
+                List.copyOf(logLevels));
     }
 
     /** {@code LOGGER=LEVEL}, checked; the level lowercased. */
