@@ -39,7 +39,8 @@ final class PeersTable {
 
     /** The peer with the most mashups/s. */
     String bestPeer() {
-        return Peers.PEERS.stream().max(Comparator.comparingDouble(this::perSecond)).orElseThrow();
+        return Peers.PEERS.stream().filter(Peers.Peer::rival).map(Peers.Peer::name)
+                .max(Comparator.comparingDouble(this::perSecond)).orElseThrow();
     }
 
     String render() {
