@@ -167,7 +167,7 @@ class BrokerClientTest {
     @Test
     void h2cCarriesFiveThousandConcurrentExchangesOnAtMost64Connections() throws Exception {
         BrokerClient broker = start(BrokerClient.builder().partner(Partner.builder("stub", stubs.uri().toString())
-                .protocol(Partner.Protocol.H2C).maxConnections(64).maxQueued(5_000)
+                .protocol(Protocol.H2C).maxConnections(64).maxQueued(5_000)
                 .callTimeout(Duration.ofSeconds(60)).build()));
         try {
             stubs.resetStats();
@@ -225,7 +225,7 @@ class BrokerClientTest {
     void stoppingTheClientEndsEveryExchangeInFlightCancelled() throws Exception {
         BrokerClient broker = start(BrokerClient.builder()
                 .partner(Partner.builder("h1", stubs.uri().toString()).maxConnections(2).build())
-                .partner(Partner.builder("h2c", stubs.uri().toString()).protocol(Partner.Protocol.H2C).build()));
+                .partner(Partner.builder("h2c", stubs.uri().toString()).protocol(Protocol.H2C).build()));
         List<Exchange> all = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             all.add(broker.send(Call.to(i % 2 == 0 ? "h1" : "h2c").method(i % 3 == 0 ? "POST" : "GET")

@@ -1,6 +1,8 @@
 package io.rc10k.broker.internal;
 
 import io.rc10k.broker.Partner;
+import io.rc10k.broker.PartnerTls;
+import io.rc10k.broker.Protocol;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.HashMap;
@@ -67,7 +69,7 @@ public final class Wires extends ContainerLifeCycle {
         this.scheduler = scheduler;
         this.buffers = buffers;
         this.selectors = selectors;
-        this.http = jettyClient("broker-client", TlsMaterial.sslContextFactory("broker-client", Partner.Tls.DEFAULT));
+        this.http = jettyClient("broker-client", TlsMaterial.sslContextFactory("broker-client", PartnerTls.DEFAULT));
         tlsClients();
         this.http1 = http1Loops();
         this.h2c = new JettyWire(http, HttpVersion.HTTP_2);
@@ -116,7 +118,7 @@ public final class Wires extends ContainerLifeCycle {
 
     /** Step two: each https partner's wire, on the default client or on the client of its own TLS settings. */
     private void tlsClients() {
-        Map<Partner.Tls, HttpClient> byTls = new HashMap<>();
+        Map<PartnerTls, HttpClient> byTls = new HashMap<>();
         for (Partner partner : partners.values()) {
             if (!partner.secure()) {
                 continue;
@@ -125,7 +127,7 @@ public final class Wires extends ContainerLifeCycle {
                 LOG.warn("partner {}: TLS host name verification is OFF — any trusted certificate is accepted "
                         + "for {}; for tests only", partner.name(), partner.baseUri().getHost());
             }
-            HttpClient client = partner.tls().equals(Partner.Tls.DEFAULT) ? http : byTls.get(partner.tls());
+            HttpClient client = partner.tls().equals(PartnerTls.DEFAULT) ? http : byTls.get(partner.tls());
             if (client == null) {
                 client = jettyClient("broker-client-tls-" + (byTls.size() + 1),
                         TlsMaterial.sslContextFactory(partner.name(), partner.tls()));
@@ -154,7 +156,7 @@ public final class Wires extends ContainerLifeCycle {
         if (partner.secure()) {
             return secureWires.get(partner.name());
         }
-        if (partner.protocol() == Partner.Protocol.H2C) {
+        if (partner.protocol() == Protocol.H2C) {
             return h2c;
         }
         return jettyHttp1 != null ? jettyHttp1 : http1;
@@ -162,7 +164,7 @@ public final class Wires extends ContainerLifeCycle {
 
     /** Open, active and idle connections to {@code partner}, over all its hosts. */
     public int[] connections(Partner partner) {
-        if (jettyHttp1 == null && !partner.secure() && partner.protocol() == Partner.Protocol.HTTP_1_1) {
+        if (jettyHttp1 == null && !partner.secure() && partner.protocol() == Protocol.HTTP_1_1) {
             return http1.connections(partner.name());
         }
         HttpClient client = partner.secure() ? secureClients.get(partner.name()) : http;
