@@ -2,11 +2,13 @@ package io.rc10k.mashup.internal.routing;
 
 import io.rc10k.broker.Call;
 import io.rc10k.broker.Outcome;
+import io.rc10k.mashup.BodyTemplate;
 import io.rc10k.mashup.CallDefinition;
 import io.rc10k.mashup.Composite;
 import io.rc10k.mashup.Definitions;
 import io.rc10k.mashup.MashupDefinition;
 import io.rc10k.mashup.ParameterDefinition;
+import io.rc10k.mashup.PartReference;
 import io.rc10k.mashup.UriTemplate;
 import io.rc10k.mashup.internal.observability.TraceContext;
 import jakarta.servlet.http.HttpServletRequest;

@@ -88,7 +88,7 @@ public final class MashupServlets {
             builder.byteBufferPool(buffers);
         }
         BrokerClient broker = builder.build();
-        return new Parts(mode, broker, new MashupMetrics(pool, broker), spans, mode.newCallThreads(), readiness,
+        return new Parts(mode, broker, new MashupMetrics(pool, broker), spans, CallThreads.of(mode), readiness,
                 executorName, dashboard);
     }
 

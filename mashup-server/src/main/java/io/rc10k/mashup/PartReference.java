@@ -1,4 +1,4 @@
-package io.rc10k.mashup.internal.routing;
+package io.rc10k.mashup;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,6 +12,11 @@ import java.util.regex.Pattern;
  * {@code {weather.body.city}} or {@code {search.body.hotels.0.id}}: the part's name, {@code body}, then
  * field names and array indexes separated by dots. The value must be a string, number or boolean; it is
  * percent-encoded like any inbound value, so a partner's answer cannot steer a call anywhere else.
+ *
+ * <pre>{@code
+ * PartReference city = PartReference.parse("weather.body.city");   // part "weather", pointer "/city"
+ * String value = city.valueIn(weather);                             // weather: that part's Outcome
+ * }</pre>
  *
  * @param variable the placeholder as written, e.g. {@code weather.body.city}
  * @param part     the part it reads, e.g. {@code weather}

@@ -1,4 +1,4 @@
-package io.rc10k.mashup.internal.routing;
+package io.rc10k.mashup;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import java.net.URLEncoder;
