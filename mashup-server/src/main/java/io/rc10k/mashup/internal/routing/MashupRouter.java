@@ -11,6 +11,7 @@ import io.rc10k.mashup.ParameterDefinition;
 import io.rc10k.mashup.PartReference;
 import io.rc10k.mashup.UriTemplate;
 import io.rc10k.mashup.internal.observability.TraceContext;
+import io.rc10k.mashup.internal.observability.TracedRequest;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -39,7 +40,7 @@ public final class MashupRouter {
      */
     public record Route(MashupDefinition mashup, List<Call> calls, List<String> partNames, boolean[] required,
             TraceContext trace,
-            long[] spanIds) {
+            long[] spanIds) implements TracedRequest {
     }
 
     /** A request that did not: the status, the error code and a detail naming what is wrong. */
