@@ -38,6 +38,7 @@ import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.component.ContainerLifeCycle;
+import org.eclipse.jetty.util.thread.Invocable.InvocationType;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 import org.eclipse.jetty.util.thread.Scheduler;
@@ -46,8 +47,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The broker client of the RC10K paper: it holds thousands of outbound exchanges on a few selector
- * threads — its own NIO loops for HTTP/1.1 partners, one Jetty {@link HttpClient} for h2c ones — with a
- * connection pool and limits per partner.
+ * threads — its own NIO loops for HTTP/1.1 partners, Jetty {@link HttpClient}s for h2c and https ones — with
+ * a connection pool and limits per partner.
  *
  * <pre>{@code
  * BrokerClient broker = BrokerClient.builder()
@@ -62,7 +63,8 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>Threading: loops, selectors, I/O and listener callbacks all run on the executor (HTTP/1.1 answers and
- * their callbacks on the loop that read them: never block there); deadlines on the
+ * their callbacks on the loop that read them, h2c ones on the thread that parsed their frames: never block
+ * there); deadlines on the
  * scheduler. Given an executor, scheduler and buffer pool, the client creates none of its own and
  * does not manage their lifecycle; without them it creates a pool named {@code broker} and a
  * scheduler named {@code broker-scheduler}, which it starts and stops. Thread-safe once started.</p>
@@ -137,8 +139,14 @@ public final class BrokerClient extends ContainerLifeCycle {
     private FanOuts fanOuts;
     /** HTTP/1.1 partners' calls. */
     private Http1Wire http1;
-    /** h2c partners' calls, over Jetty's client. */
+    /** h2c partners' calls, over {@link #h2cHttp}. */
     private Wire h2c;
+    /**
+     * The client h2c partners are called on, null when no partner is h2c. Non-blocking: an answer is parsed and
+     * completed on the thread that read it (a selector, or the thread it handed selection to), as the HTTP/1.1
+     * loops do, instead of being handed to another pool thread per stream.
+     */
+    private HttpClient h2cHttp;
     /** HTTP/1.1 partners' calls over Jetty's client instead of the loops ({@link Builder#jettyForHttp1}); else null. */
     private Wire jettyHttp1;
     /** https partners' calls, by partner name: over Jetty's client, h2 or HTTP/1.1 as each partner says. */
@@ -148,6 +156,7 @@ public final class BrokerClient extends ContainerLifeCycle {
     /** The clients of https partners with TLS settings of their own, beans of this one while it runs. */
     private List<HttpClient> ownTlsClients = List.of();
     private final boolean http1OverJetty;
+    private final boolean anyH2c;
 
     private BrokerClient(Builder b) {
         this.partners = Map.copyOf(b.partners);
@@ -158,6 +167,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         this.injectedBuffers = b.byteBufferPool;
         this.selectors = b.selectors;
         this.http1OverJetty = b.http1OverJetty;
+        this.anyH2c = partners.values().stream().anyMatch(p -> !p.secure() && p.protocol() == Partner.Protocol.H2C);
     }
 
     public static Builder builder() {
@@ -196,8 +206,13 @@ public final class BrokerClient extends ContainerLifeCycle {
         ByteBufferPool buffers = injectedBuffers != null ? injectedBuffers : new ArrayByteBufferPool();
 
         http = newHttpClient("broker-client", executor, scheduler, buffers,
-                TlsMaterial.sslContextFactory("broker-client", Partner.Tls.DEFAULT));
+                TlsMaterial.sslContextFactory("broker-client", Partner.Tls.DEFAULT), InvocationType.BLOCKING);
         addBean(http, true);
+        if (anyH2c) {
+            h2cHttp = newHttpClient("broker-client-h2c", executor, scheduler, buffers,
+                    TlsMaterial.sslContextFactory("broker-client-h2c", Partner.Tls.DEFAULT), InvocationType.NON_BLOCKING);
+            addBean(h2cHttp, true);
+        }
         // https partners with settings of their own (a CA file, a client certificate) get a client per settings.
         Map<Partner.Tls, HttpClient> tlsClients = new HashMap<>();
         Map<String, Wire> secure = new HashMap<>();
@@ -213,7 +228,7 @@ public final class BrokerClient extends ContainerLifeCycle {
             HttpClient client = partner.tls().equals(Partner.Tls.DEFAULT) ? http : tlsClients.get(partner.tls());
             if (client == null) {
                 client = newHttpClient("broker-client-tls-" + (tlsClients.size() + 1), executor, scheduler, buffers,
-                        TlsMaterial.sslContextFactory(partner.name(), partner.tls()));
+                        TlsMaterial.sslContextFactory(partner.name(), partner.tls()), InvocationType.BLOCKING);
                 tlsClients.put(partner.tls(), client);
                 addBean(client, true);
             }
@@ -226,7 +241,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         ownTlsClients = List.copyOf(tlsClients.values());
         http1 = new Http1Wire(partners.values(), executor, selectors > 0 ? selectors : Http1Wire.defaultLoops(executor));
         addBean(http1, true);
-        h2c = new JettyWire(http, HttpVersion.HTTP_2);
+        h2c = h2cHttp == null ? null : new JettyWire(h2cHttp, HttpVersion.HTTP_2);
         jettyHttp1 = http1OverJetty ? new JettyWire(http, HttpVersion.HTTP_1_1) : null;
         this.executor = executor;
         fanOuts = new FanOuts(scheduler, executor);
@@ -238,10 +253,11 @@ public final class BrokerClient extends ContainerLifeCycle {
 
     /**
      * One of Jetty's clients on the shared pool, scheduler and buffers: HTTP/1.1, h2c, and over TLS h2 or
-     * HTTP/1.1 by ALPN, with {@code tls} for every https partner it calls.
+     * HTTP/1.1 by ALPN, with {@code tls} for every https partner it calls; {@code invocation} says where answers
+     * are handled: {@code BLOCKING} on a pool thread, {@code NON_BLOCKING} on the thread that parsed them.
      */
     private HttpClient newHttpClient(String name, Executor executor, Scheduler scheduler, ByteBufferPool buffers,
-            SslContextFactory.Client tls) {
+            SslContextFactory.Client tls, InvocationType invocation) {
         ClientConnector connector = new ClientConnector();
         connector.setExecutor(executor);
         connector.setScheduler(scheduler);
@@ -253,6 +269,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         HttpClientTransportDynamic transport = new HttpClientTransportDynamic(connector,
                 HttpClientConnectionFactory.HTTP11, new ClientConnectionFactoryOverHTTP2.HTTP2(h2));
         transport.setConnectionPoolFactory(new PartnerPools(partners));
+        transport.setInvocationType(invocation);
         HttpClient client = new HttpClient(transport);
         client.setExecutor(executor);
         client.setScheduler(scheduler);
@@ -290,6 +307,9 @@ public final class BrokerClient extends ContainerLifeCycle {
         super.doStop();
         if (http != null) {
             removeBean(http);
+        }
+        if (h2cHttp != null) {
+            removeBean(h2cHttp);
         }
         ownTlsClients.forEach(this::removeBean);
         if (http1 != null) {
@@ -544,7 +564,8 @@ public final class BrokerClient extends ContainerLifeCycle {
         int active = 0;
         int idle = 0;
         Partner partner = state.partner();
-        HttpClient client = partner.secure() ? secureClients.get(partnerName) : http;
+        HttpClient client = partner.secure() ? secureClients.get(partnerName)
+                : partner.protocol() == Partner.Protocol.H2C ? h2cHttp : http;
         if (http1 != null && !http1OverJetty && !partner.secure() && partner.protocol() == Partner.Protocol.HTTP_1_1) {
             int[] counts = http1.connections(partnerName);
             open = counts[0];
@@ -569,12 +590,13 @@ public final class BrokerClient extends ContainerLifeCycle {
     }
 
     /**
-     * Threads the client keeps from its executor for I/O while it runs: its HTTP/1.1 loops and Jetty's
-     * selector (for h2c). Known before start when the executor is injected.
+     * Threads the client keeps from its executor for I/O while it runs: its HTTP/1.1 loops, the selectors of
+     * Jetty's client for https partners, and as many again for h2c when a partner is h2c. Known before start
+     * when the executor is injected.
      */
     public int ioThreads() {
         int loops = selectors > 0 ? selectors : Http1Wire.defaultLoops(executor());
-        return Math.max(1, selectors) + loops;
+        return Math.max(1, selectors) * (anyH2c ? 2 : 1) + loops;
     }
 
     /**
@@ -592,7 +614,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         return http == null ? injectedExecutor : http.getExecutor();
     }
 
-    /** The underlying Jetty client (h2c partners), for this package's tests to inspect. */
+    /** The underlying Jetty client (https partners), for this package's tests to inspect. */
     HttpClient httpClient() {
         return http;
     }
@@ -642,8 +664,8 @@ public final class BrokerClient extends ContainerLifeCycle {
 
         /**
          * Selector threads taken from the executor, each holding thousands of connections: this many
-         * HTTP/1.1 loops and as many Jetty selectors for h2c (default: one Jetty selector, and one loop per
-         * core, at most 8 and at most one per 16 threads of the pool).
+         * HTTP/1.1 loops and as many Jetty selectors for https partners and again for h2c ones (default: one
+         * Jetty selector each, and one loop per core, at most 8 and at most one per 16 threads of the pool).
          */
         public Builder selectors(int selectors) {
             if (selectors < 1) {
