@@ -26,9 +26,11 @@ import java.util.regex.Pattern;
  * core handler ({@link JettyFanOut}: what the mashup server was built on before its own HTTP/1.1 loops), on a
  * bare NIO loop behind the same handler ({@link LoopFanOut}: what such a loop costs without the mashup server's
  * layers) and behind an async servlet ({@code loop-peer servlet}: the mashup server's inbound design without its
- * features), the mashup server in
+ * features), the same fan-out in C by nginx's server-side includes ({@link NginxSsiPeer}, when {@code nginx} is
+ * on the {@code PATH}; skipped with the reason otherwise), the mashup server in
  * async mode (and virtual when the servers' JDK is 21 or newer), and the bare Jetty hello-world as the
- * floor — all against one partner-stubs process, each server a process of its own, measured in turn
+ * floor; beside them the mashup server (async) and the Vert.x peer with their calls over h2c (rows named
+ * {@code … h2c}) — all against one partner-stubs process, each server a process of its own, measured in turn
  * and interleaved over rounds (round 1 every server, round 2 every server, …) because the machine is
  * noisy and its noise drifts. Windows are taken as {@link Efficiency} takes them ({@link Measurement}).
  *
@@ -38,9 +40,10 @@ import java.util.regex.Pattern;
  * </pre>
  *
  * It prints a table per round and one of medians over the rounds: mashups/s, the server's CPU µs per
- * mashup, efficiency ((1 + C) × CPU per hello ÷ CPU per mashup), both as ratios to the best peer (the
- * peer with the most mashups/s), and the stubs' CPU per call; then the mashup server's targets against
- * the peers. Exit status: 0 when every request was answered 200, 1 otherwise, 2 for a bad command line.
+ * mashup, efficiency ((1 + C) × CPU per hello ÷ CPU per mashup), both as ratios to the best peer of the
+ * row's protocol (the peer with the most mashups/s), and the stubs' CPU per call; then the mashup server's
+ * targets against the peers, and its CPU per mashup over h2c against over HTTP/1.1 (the median of each round's
+ * ratio). Exit status: 0 when every request was answered 200, 1 otherwise, 2 for a bad command line.
  */
 public final class Peers {
     private static final Pattern VERTX_READY = Pattern.compile("vertx-peer ready on (http://\\S+)");
@@ -48,8 +51,11 @@ public final class Peers {
     static final Pattern JETTY_READY = Pattern.compile("jetty-peer ready on (http://\\S+)");
     private static final Pattern LOOP_READY = Pattern.compile("loop-peer ready on (http://\\S+)");
     private static final Pattern JAVA_VERSION = Pattern.compile("version \"(\\d+)");
+    /** What a row's name ends with when its partner calls go over h2c; the rest go over HTTP/1.1. */
+    static final String H2C = " h2c";
+    /** The peers: the best of each protocol (most mashups/s) is what that protocol's rows are divided by. */
     static final List<String> PEERS = List.of("vertx-peer", "jdk-peer", "jetty-peer",
-            "jetty-peer non-blocking");
+            "jetty-peer non-blocking", NginxSsiPeer.NAME, "vertx-peer" + H2C);
 
     /**
      * Settings of one run.
@@ -58,8 +64,8 @@ public final class Peers {
      *                first round's longest warm-up, measured window, jars, {@code java} and JVM options
      * @param rounds  how many times every server is measured, in turn
      * @param baselineJar another build of mashup-server.jar, measured in each mode beside this one in the same
-     *                    rounds (as {@code baseline async}, and {@code baseline virtual} on JDK 21+) to compare two
-     *                    builds in one run; null for none
+     *                    rounds (as {@code baseline async}, {@code baseline async h2c}, and {@code baseline virtual}
+     *                    on JDK 21+) to compare two builds in one run; null for none
      */
     public record Settings(Efficiency.Settings servers, int rounds, Path baselineJar) {
         public Settings(Efficiency.Settings servers, int rounds) {
@@ -108,7 +114,7 @@ public final class Peers {
             PeersTable medians = new PeersTable(settings.calls(), windows, -1);
             StringBuilder out = new StringBuilder();
             for (String server : windows.keySet()) {
-                if (!server.startsWith("mashup-server")) {
+                if (!server.startsWith("mashup-server") || server.endsWith(H2C)) {
                     continue;
                 }
                 double vertx = medians.perSecond(server) / medians.perSecond("vertx-peer");
@@ -120,7 +126,34 @@ public final class Peers {
                                 + "efficiency %.2f (≥ 0.6: %s)%n", server, settings.calls(), vertx, met(vertx >= 1.0),
                         jdk, met(jdk >= 1.5), cpu, met(cpu <= 1.2), efficiency, met(efficiency >= 0.6)));
             }
+            for (String server : windows.keySet()) {
+                if (server.endsWith(H2C) && !server.startsWith("vertx-peer")) {
+                    out.append(h2cTarget(server, medians));
+                }
+            }
             return out.toString();
+        }
+
+        /** The h2c row's CPU per mashup over its HTTP/1.1 twin's, round by round, and its mashups/s over Vert.x's. */
+        private String h2cTarget(String server, PeersTable medians) {
+            String twin = server.substring(0, server.length() - H2C.length());
+            List<Window> h2c = windows.get(server);
+            List<Window> http1 = windows.get(twin);
+            double[] ratios = new double[h2c.size()];
+            for (int r = 0; r < ratios.length; r++) {
+                ratios[r] = h2c.get(r).cpuMicrosPerRequest() / http1.get(r).cpuMicrosPerRequest();
+            }
+            double[] sorted = ratios.clone();
+            java.util.Arrays.sort(sorted);
+            int middle = sorted.length / 2;
+            double cpu = sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+            String vertx = "vertx-peer" + H2C;
+            String rate = windows.containsKey(vertx) ? String.format(Locale.ROOT, "; mashups/s %.2f× %s's (≥ 1.0: %s)",
+                    medians.perSecond(server) / medians.perSecond(vertx), vertx,
+                    met(medians.perSecond(server) >= medians.perSecond(vertx))) : "";
+            return String.format(Locale.ROOT, "targets, %s at C = %d: CPU per mashup %.2f× %s's (median of the rounds' "
+                            + "ratios, %.2f–%.2f; ≤ 1.2: %s)%s%n", server, settings.calls(), cpu, twin, sorted[0],
+                    sorted[sorted.length - 1], met(cpu <= 1.2), rate);
         }
 
         private static String met(boolean met) {
@@ -153,12 +186,19 @@ public final class Peers {
         Map<String, ServerProcess> servers = new LinkedHashMap<>();
         Map<String, List<Window>> windows = new LinkedHashMap<>();
         Path definitions = Files.createTempFile("peers-", ".json");
-        try (StubProcess stubs = StubProcess.start(s.stubJar(), List.of(), List.of())) {
+        Path h2cDefinitions = Files.createTempFile("peers-h2c-", ".json");
+        Path nginxFiles = Files.createTempDirectory("peers-nginx-");
+        // One stub process for every row: HTTP/1.1 and h2c (prior knowledge) on the same port.
+        try (StubProcess stubs = StubProcess.start(s.stubJar(), List.of(), List.of("--h2c"))) {
             Files.writeString(definitions, Efficiency.definitionsJson(stubs.uri(), List.of(c), false));
+            Files.writeString(h2cDefinitions, Efficiency.definitionsJson(stubs.uri(), List.of(c), true));
             servers.put("hello", Efficiency.startHello(s));
             String partner = stubs.uri().resolve("/stub").toString();
             servers.put("vertx-peer", ServerProcess.start("vertx-peer",
                     peerCommand(s, VertxFanOut.class, partner, c), VERTX_READY));
+            List<String> vertxH2c = peerCommand(s, VertxFanOut.class, partner, c);
+            vertxH2c.add(1, "-Dvertx-peer.h2c=true");
+            servers.put("vertx-peer" + H2C, ServerProcess.start("vertx-peer" + H2C, vertxH2c, VERTX_READY));
             servers.put("jdk-peer", ServerProcess.start("jdk-peer", peerCommand(s, JdkFanOut.class, partner, c),
                     JDK_READY));
             servers.put("jetty-peer", ServerProcess.start("jetty-peer",
@@ -167,6 +207,14 @@ public final class Peers {
             nonBlocking.add(1, "-Djetty-peer.nonBlocking=true");
             servers.put("jetty-peer non-blocking", ServerProcess.start("jetty-peer non-blocking", nonBlocking,
                     JETTY_READY));
+            Path nginx = NginxSsiPeer.onPath();
+            if (nginx == null) {
+                System.out.println(NginxSsiPeer.NAME + ": skipped — no nginx on the PATH (Debian: apt-get install nginx)");
+            } else {
+                ServerProcess ssi = NginxSsiPeer.start(nginx, nginxFiles, stubs.uri().resolve("/stub"), c);
+                servers.put(NginxSsiPeer.NAME, ssi);
+                NginxSsiPeer.check(ssi, c);
+            }
             servers.put("loop-peer", ServerProcess.start("loop-peer", peerCommand(s, LoopFanOut.class, partner, c),
                     LOOP_READY));
             List<String> servlet = peerCommand(s, LoopFanOut.class, partner, c);
@@ -175,11 +223,13 @@ public final class Peers {
             for (String mode : modes) {
                 servers.put("mashup-server " + mode, Efficiency.startMashup(s, definitions, mode));
             }
+            servers.put("mashup-server async" + H2C, Efficiency.startMashup(s, h2cDefinitions, "async"));
             if (settings.baselineJar() != null) {
+                Efficiency.Settings baseline = s.withMashupJar(settings.baselineJar());
                 for (String mode : modes) {
-                    servers.put("baseline " + mode, Efficiency.startMashup(s.withMashupJar(settings.baselineJar()),
-                            definitions, mode));
+                    servers.put("baseline " + mode, Efficiency.startMashup(baseline, definitions, mode));
                 }
+                servers.put("baseline async" + H2C, Efficiency.startMashup(baseline, h2cDefinitions, "async"));
             }
             Map<String, InterleavedRounds.Target> targets = new LinkedHashMap<>();
             servers.forEach((name, server) -> targets.put(name, name.equals("hello")
@@ -194,8 +244,18 @@ public final class Peers {
         } finally {
             servers.values().forEach(ServerProcess::close);
             Files.deleteIfExists(definitions);
+            Files.deleteIfExists(h2cDefinitions);
+            deleteTree(nginxFiles);
         }
         return new Report(settings, machine, windows);
+    }
+
+    private static void deleteTree(Path directory) throws IOException {
+        try (var paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
     }
 
     static List<String> peerCommand(Efficiency.Settings s, Class<?> peer, String partner, int calls) {
@@ -246,7 +306,7 @@ public final class Peers {
         String usage = "--calls C (6) --rounds R (3) --connections N (64) --warmup MS (15000; round 1 at least "
                 + "half of it, later rounds at most " + InterleavedRounds.LATER_WARMUP_MILLIS + ") --measure MS (10000) --mashup-jar PATH --stub-jar PATH "
                 + "--benchmarks-jar PATH --java PATH (the servers' JVM; default: this one) --jvm-arg ARG (repeatable) "
-                + "--baseline-jar PATH (another mashup-server.jar, measured beside it in each mode, as \"baseline async\" and, on JDK 21+, \"baseline virtual\") --help --version";
+                + "--baseline-jar PATH (another mashup-server.jar, measured beside it in each mode, as \"baseline async\", \"baseline async h2c\" and, on JDK 21+, \"baseline virtual\") --help --version";
         CommandLine line = new CommandLine("peers", usage, args);
         while (line.next()) {
             switch (line.option()) {
