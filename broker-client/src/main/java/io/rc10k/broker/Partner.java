@@ -2,7 +2,6 @@ package io.rc10k.broker;
 
 import io.rc10k.broker.internal.TlsMaterial;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -373,7 +372,7 @@ public final class Partner {
                         + " _ or -, at most 64)");
             }
             this.name = name;
-            this.baseUris.add(parseBase(name + ".baseUri", baseUri));
+            this.baseUris.add(BaseUris.parse(name + ".baseUri", baseUri));
         }
 
         /**
@@ -382,23 +381,7 @@ public final class Partner {
          * keeps failing is ejected for a while ({@link #ejection}). They share the scheme and base path.
          */
         public Builder hosts(List<String> baseUris) {
-            if (baseUris == null || baseUris.isEmpty()) {
-                throw new IllegalArgumentException(name + ".baseUris: give at least one");
-            }
-            List<URI> parsed = new ArrayList<>();
-            for (int i = 0; i < baseUris.size(); i++) {
-                URI uri = parseBase(name + ".baseUris[" + i + "]", baseUris.get(i));
-                if (!parsed.isEmpty() && (!uri.getScheme().equals(parsed.get(0).getScheme())
-                        || !uri.getRawPath().equals(parsed.get(0).getRawPath()))) {
-                    throw new IllegalArgumentException(name + ".baseUris[" + i + "]: \"" + baseUris.get(i)
-                            + "\" (accepted: the scheme and base path of baseUris[0], " + parsed.get(0) + ")");
-                }
-                if (parsed.contains(uri)) {
-                    throw new IllegalArgumentException(name + ".baseUris[" + i + "]: \"" + baseUris.get(i)
-                            + "\" is listed twice");
-                }
-                parsed.add(uri);
-            }
+            List<URI> parsed = BaseUris.parseAll(name, baseUris);
             this.baseUris.clear();
             this.baseUris.addAll(parsed);
             return this;
@@ -414,26 +397,6 @@ public final class Partner {
             return this;
         }
 
-        private static URI parseBase(String field, String text) {
-            URI uri;
-            try {
-                uri = URI.create(text);
-            } catch (RuntimeException e) {
-                throw new IllegalArgumentException(field + ": \"" + text + "\" is not a URI");
-            }
-            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-            if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null || uri.getRawQuery() != null
-                    || uri.getRawFragment() != null || uri.getRawUserInfo() != null) {
-                throw new IllegalArgumentException(field + ": \"" + text + "\" (accepted: http[s]://host[:port]"
-                        + "[/base/path], without user info, query or fragment)");
-            }
-            String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-            if (!path.endsWith("/")) {
-                path = path + "/";
-            }
-            return URI.create(scheme + "://" + uri.getRawAuthority() + path);
-        }
-
         /**
          * A header sent on every call to this partner — an API key, a client id — over whatever the call
          * itself carries (a forwarded header of the same name is replaced). The value is never logged or shown:
@@ -443,7 +406,7 @@ public final class Partner {
          *                                  header of the same name, or a value with a line break
          */
         public Builder header(String name, String value) {
-            BrokerClient.checkHeader(name);
+            RequestRules.checkHeader(name);
             if (headers.contains(name)) {
                 throw new IllegalArgumentException(this.name + ".headers." + name + ": given twice");
             }
@@ -548,19 +511,9 @@ public final class Partner {
                         + " (accepted: only with https)");
             }
             if (secure) {
-                readable("tls.caFile", tls.caFile());
-                readable("tls.trustStore", tls.trustStore());
-                readable("tls.keyStore", tls.keyStore());
                 TlsMaterial.check(name, tls);
             }
             return new Partner(this);
-        }
-
-        private void readable(String field, Path file) {
-            if (file != null && !Files.isReadable(file)) {
-                throw new IllegalArgumentException(name + "." + field + ": " + file + (Files.exists(file)
-                        ? " cannot be read" : " does not exist"));
-            }
         }
 
         private int atLeast(String field, int value, int min) {

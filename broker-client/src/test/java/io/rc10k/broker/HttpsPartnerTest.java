@@ -62,9 +62,9 @@ class HttpsPartnerTest {
         broker.start();
         try {
             FanOutResult result = broker.fanOut(Duration.ofSeconds(10))
-                    .add(broker.newExchange("one").path("/echo?via=one"))
-                    .add(broker.newExchange("two").path("/echo?via=two"))
-                    .add(broker.newExchange("two").path("/weather?city=Oslo"))
+                    .add(Call.to("one").path("/echo?via=one").build())
+                    .add(Call.to("two").path("/echo?via=two").build())
+                    .add(Call.to("two").path("/weather?city=Oslo").build())
                     .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
             List<Outcome> outcomes = result.outcomes();
             outcomes.forEach(o -> assertEquals(Outcome.Kind.OK, o.kind(), o + " " + o.failure()));
@@ -163,7 +163,7 @@ class HttpsPartnerTest {
                 for (String fault : faults) {
                     List<Outcome.Kind> kinds = new java.util.ArrayList<>();
                     for (String partner : List.of("h1", "h2c", "tls-h1", "tls-h2")) {
-                        kinds.add(broker.newExchange(partner).path("/stub?" + fault).start().await().kind());
+                        kinds.add(broker.send(Call.to(partner).path("/stub?" + fault).build()).await().kind());
                     }
                     assertEquals(kinds.get(0), kinds.get(2), fault + ": HTTP/1.1 in cleartext and over TLS " + kinds);
                     assertEquals(kinds.get(1), kinds.get(3), fault + ": h2c and h2 " + kinds);
@@ -186,7 +186,7 @@ class HttpsPartnerTest {
         BrokerClient broker = BrokerClient.builder().partner(partner).build();
         broker.start();
         try {
-            return broker.newExchange(partner.name()).path("/stub").start().await();
+            return broker.send(Call.to(partner.name()).path("/stub").build()).await();
         } finally {
             broker.stop();
         }

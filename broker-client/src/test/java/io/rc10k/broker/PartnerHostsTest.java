@@ -62,9 +62,9 @@ class PartnerHostsTest {
             for (int round = 0; round < 20; round++) {
                 boolean ejected = broker.stats("spread").hosts().get(1).ejected();
                 FanOutResult result = broker.fanOut(Duration.ofSeconds(10))
-                        .add(broker.newExchange("spread").path("/echo"))
-                        .add(broker.newExchange("spread").path("/echo"))
-                        .add(broker.newExchange("spread").path("/echo"))
+                        .add(Call.to("spread").path("/echo").build())
+                        .add(Call.to("spread").path("/echo").build())
+                        .add(Call.to("spread").path("/echo").build())
                         .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
                 for (Outcome outcome : result.outcomes()) {
                     // A call that met the down host was retried on another (one retry by default).
@@ -104,7 +104,7 @@ class PartnerHostsTest {
         broker.start();
         try {
             for (int i = 0; i < 12; i++) {
-                Outcome outcome = broker.newExchange("gone").path("/stub").start().await();
+                Outcome outcome = broker.send(Call.to("gone").path("/stub").build()).await();
                 assertEquals(Outcome.Kind.CONNECT_FAILED, outcome.kind(), String.valueOf(outcome.failure()));
             }
             List<PartnerStats.Host> hosts = broker.stats("gone").hosts();

@@ -25,10 +25,23 @@ public final class TlsMaterial {
     private TlsMaterial() {
     }
 
-    /** Loads every store {@code tls} names, so that a file that cannot be used fails here, naming the field. */
+    /**
+     * Reads and loads every file {@code tls} names, so that one that is missing or cannot be used fails here,
+     * naming the field.
+     */
     public static void check(String partner, Partner.Tls tls) {
+        readable(partner + ".tls.caFile", tls.caFile());
+        readable(partner + ".tls.trustStore", tls.trustStore());
+        readable(partner + ".tls.keyStore", tls.keyStore());
         trustStore(partner, tls);
         keyStore(partner, tls);
+    }
+
+    private static void readable(String field, Path file) {
+        if (file != null && !Files.isReadable(file)) {
+            throw new IllegalArgumentException(field + ": " + file + (Files.exists(file) ? " cannot be read"
+                    : " does not exist"));
+        }
     }
 
     /** A new, unstarted client context for {@code tls}; the client that owns it starts it. */

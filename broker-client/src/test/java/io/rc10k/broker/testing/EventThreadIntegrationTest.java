@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.broker.BrokerClient;
+import io.rc10k.broker.Call;
 import io.rc10k.broker.Exchange;
 import io.rc10k.broker.ExchangeListener;
 import io.rc10k.broker.Outcome;
@@ -82,13 +83,13 @@ class EventThreadIntegrationTest {
         // h2c answers complete on the thread that parsed their frames, an event thread as a loop is: were
         // they handed to a pool thread instead, the sleep would be allowed and nothing seen.
         CountDownLatch listened = new CountDownLatch(1);
-        Exchange exchange = broker.newExchange("h2c").path("stub?delay=50").listener(new ExchangeListener() {
+        Exchange exchange = broker.send(Call.to("h2c").path("stub?delay=50").listener(new ExchangeListener() {
             @Override
             public void onComplete(Exchange exchange, Outcome outcome) {
                 sleep(1);
                 listened.countDown();
             }
-        }).start();
+        }).build());
         assertEquals(Outcome.Kind.OK, exchange.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS).kind());
         assertTrue(listened.await(30, TimeUnit.SECONDS));
         List<BlockingCalls.Seen> seen = BlockingCalls.take();
@@ -123,7 +124,7 @@ class EventThreadIntegrationTest {
     private static List<BlockingCalls.Seen> onTheLoop(Runnable work) throws Exception {
         CompletableFuture<Boolean> ranOnLoop = new CompletableFuture<>();
         // The stub answers after 50 ms: long after the request was sent, so the answer's events run on the loop.
-        Exchange exchange = broker.newExchange("stub").path("stub?delay=50").listener(new ExchangeListener() {
+        Exchange exchange = broker.send(Call.to("stub").path("stub?delay=50").listener(new ExchangeListener() {
             @Override
             public void onComplete(Exchange exchange, Outcome outcome) {
                 boolean onLoop = broker.isLoopThread();
@@ -133,7 +134,7 @@ class EventThreadIntegrationTest {
                     ranOnLoop.complete(onLoop);
                 }
             }
-        }).start();
+        }).build());
         assertEquals(Outcome.Kind.OK, exchange.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS).kind());
         assertTrue(ranOnLoop.get(30, TimeUnit.SECONDS), "the listener ran on a broker loop");
         return BlockingCalls.take();
