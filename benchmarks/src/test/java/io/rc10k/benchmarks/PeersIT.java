@@ -4,9 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.benchmarks.efficiency.Efficiency;
+import io.rc10k.benchmarks.efficiency.Load;
 import io.rc10k.benchmarks.peers.NginxSsiPeer;
 import io.rc10k.benchmarks.peers.Peers;
-import java.nio.file.Path;
+import io.rc10k.benchmarks.peers.Rounds;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -17,28 +18,19 @@ import org.junit.jupiter.api.Test;
  * mashup and hello answered 200, each server's row in the table, the targets printed — never the figures.
  */
 class PeersIT {
-    private static final Path MASHUP_JAR = Path.of(System.getProperty("rc10k.mashup.jar",
-            "../mashup-server/target/mashup-server.jar"));
-    private static final Path STUB_JAR = Path.of(System.getProperty("rc10k.stubs.jar",
-            "../partner-stubs/target/partner-stubs.jar"));
-    private static final Path BENCHMARKS_JAR = Path.of(System.getProperty("rc10k.benchmarks.jar",
-            "target/benchmarks.jar"));
-
     @Test
     void everyServerAnswersEveryRequestAndGetsARowBesideThePeers() throws Exception {
-        Peers.Settings settings = new Peers.Settings(new Efficiency.Settings(List.of(6), List.of("async"), 8, 0,
-                1_000, MASHUP_JAR, STUB_JAR, BENCHMARKS_JAR, ProcessHandle.current().info().command().orElse("java"),
-                List.of("-Xmx256m"), false, false), 1);
+        Peers.Settings settings = new Peers.Settings(new Rounds(6, 1, new Load(8, 0, 1_000), QuickLaunch.get()));
         Peers.Report report = Peers.run(settings);
         String table = report.table();
         assertTrue(report.passed(), table);
         List<String> servers = new ArrayList<>(List.of("hello", "vertx-peer", "vertx-peer h2c", "jdk-peer",
-                "jetty-peer", "jetty-peer non-blocking"));
+                "jetty-peer", "jetty-peer non-blocking", "loop-peer", "loop-peer servlet"));
         // nginx is measured where it is installed (a C peer: one process, milliseconds to start), skipped elsewhere.
         if (NginxSsiPeer.onPath() != null) {
             servers.add(NginxSsiPeer.NAME);
         }
-        servers.addAll(List.of("loop-peer", "loop-peer servlet", "mashup-server async"));
+        servers.add("mashup-server async");
         if (Runtime.version().feature() >= 21) {
             servers.add("mashup-server virtual");
         }

@@ -3,7 +3,7 @@ package io.rc10k.mashup;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.rc10k.mashup.internal.wiring.CommandLine;
+import io.rc10k.mashup.internal.wiring.ServerArguments;
 import java.net.URI;
 import org.junit.jupiter.api.Test;
 
@@ -80,13 +80,13 @@ class MashupOptionsTest {
 
     @Test
     void theCommandLineSetsTheBuilderInAnyOrder() {
-        MashupOptions options = CommandLine.parse("--admin-port", "7000", "--port", "9000", "--mode", "sync",
+        MashupOptions options = ServerArguments.parse("--admin-port", "7000", "--port", "9000", "--mode", "sync",
                 "--max-buffered-bytes", "2m").options();
         assertEquals(9000, options.port());
         assertEquals(7000, options.adminPort());
         assertEquals(Mode.SYNC, options.mode());
         assertEquals(2L << 20, options.maxBufferedBytes());
-        assertEquals(9001, CommandLine.parse("--port", "9000").options().adminPort());
+        assertEquals(9001, ServerArguments.parse("--port", "9000").options().adminPort());
     }
 
     private static void assertProblem(String message, MashupOptions.Builder builder) {

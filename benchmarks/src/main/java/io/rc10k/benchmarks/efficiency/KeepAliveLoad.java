@@ -2,6 +2,7 @@ package io.rc10k.benchmarks.efficiency;
 
 import io.rc10k.harness.Http1Heads;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.net.URI;
@@ -10,7 +11,6 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
-import java.util.Iterator;
 
 /**
  * A closed-loop HTTP/1.1 load generator for efficiency runs: N kept-alive connections, each with one
@@ -106,24 +106,31 @@ final class KeepAliveLoad {
     }
 
     private void poll(Selector selector, long waitMillis) throws IOException {
-        if (selector.select(waitMillis) == 0) {
-            return;
-        }
-        Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
-        while (keys.hasNext()) {
-            SelectionKey key = keys.next();
-            keys.remove();
-            Connection connection = (Connection) key.attachment();
-            try {
-                read(connection);
-            } catch (IOException e) {
-                // The connection broke: its answer is lost; a fresh one takes its place while the run lasts.
-                onTheWire--;
-                fail(e.toString());
-                key.channel().close();
-                if (sending) {
-                    open(selector);
+        try {
+            selector.select(key -> {
+                try {
+                    ready(selector, key);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
                 }
+            }, waitMillis);
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    /** Reads what came on the key's connection; a connection that broke is replaced while the run lasts. */
+    private void ready(Selector selector, SelectionKey key) throws IOException {
+        Connection connection = (Connection) key.attachment();
+        try {
+            read(connection);
+        } catch (IOException e) {
+            // Its answer is lost; a fresh connection takes its place.
+            onTheWire--;
+            fail(e.toString());
+            key.channel().close();
+            if (sending) {
+                open(selector);
             }
         }
     }
@@ -142,7 +149,7 @@ final class KeepAliveLoad {
         if (connection.channel.read(in) < 0) {
             throw new IOException("closed by the server");
         }
-        int headersEnd = indexOfBlankLine(in.array(), in.position());
+        int headersEnd = Http1Heads.endOfHead(in.array(), in.position());
         if (headersEnd < 0) {
             grow(connection);
             return;
@@ -237,15 +244,6 @@ final class KeepAliveLoad {
             bigger.put(connection.in);
             connection.in = bigger;
         }
-    }
-
-    private static int indexOfBlankLine(byte[] bytes, int limit) {
-        for (int i = 3; i < limit; i++) {
-            if (bytes[i] == '\n' && bytes[i - 1] == '\r' && bytes[i - 2] == '\n' && bytes[i - 3] == '\r') {
-                return i - 3;
-            }
-        }
-        return -1;
     }
 
     private void fail(String why) {

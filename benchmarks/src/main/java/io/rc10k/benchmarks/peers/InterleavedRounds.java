@@ -9,7 +9,7 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.IntConsumer;
+import java.util.function.IntFunction;
 
 /**
  * How {@link Peers} and {@link HttpsCost} measure their servers: every server in turn, round after round
@@ -19,7 +19,7 @@ import java.util.function.IntConsumer;
  *
  * <pre>
  * Map&lt;String, List&lt;Window&gt;&gt; windows = new LinkedHashMap&lt;&gt;();
- * new InterleavedRounds(64, 15_000, 10_000, 3).measure(targets, windows, round -&gt; print(windows, round));
+ * new InterleavedRounds(rounds).measure(targets, windows, round -&gt; new PeersTable(6, windows, round).render());
  * </pre>
  */
 final class InterleavedRounds {
@@ -40,19 +40,26 @@ final class InterleavedRounds {
     private final long measureMillis;
     private final int rounds;
 
-    InterleavedRounds(int connections, long warmupMillis, long measureMillis, int rounds) {
-        this.connections = connections;
-        this.warmupMillis = warmupMillis;
-        this.measureMillis = measureMillis;
-        this.rounds = rounds;
+    /** {@code rounds} rounds, each window under the rounds' load (whose warm-up is the first round's longest). */
+    InterleavedRounds(Rounds rounds) {
+        this.connections = rounds.load().connections();
+        this.warmupMillis = rounds.load().warmupMillis();
+        this.measureMillis = rounds.load().measureMillis();
+        this.rounds = rounds.rounds();
+    }
+
+    /** Whether every window of every server counts: each request answered, the server's CPU seen. */
+    static boolean clean(Map<String, List<Window>> windows) {
+        return windows.values().stream().flatMap(List::stream).allMatch(Window::clean);
     }
 
     /**
      * Measures every target once per round, in the map's order, adding each window to {@code windows} (server →
-     * its windows, one per round so far); {@code afterRound} (0-based) runs after each round and may read them.
+     * its windows, one per round so far); after each round prints {@code roundTable} of it (0-based), which may read
+     * them.
      */
     Map<String, List<Window>> measure(Map<String, Target> targets, Map<String, List<Window>> windows,
-            IntConsumer afterRound) throws IOException {
+            IntFunction<String> roundTable) throws IOException {
         for (int round = 0; round < rounds; round++) {
             // Round 1 warms every server for at least half its longest warm-up: a fresh server can look
             // steady for two windows while still compiling (docs/results/peers.md, 2fdc2e5's round 1).
@@ -65,7 +72,9 @@ final class InterleavedRounds {
                 windows.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(measurement.measure(t.server(),
                         t.stubs(), t.uri(), e.getKey(), "—", t.calls()));
             }
-            afterRound.accept(round);
+            System.out.println();
+            System.out.print(roundTable.apply(round));
+            System.out.println();
         }
         return windows;
     }

@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * page whose C server-side includes ({@code <!--# include virtual="/part" -->}) are subrequests to the partner,
  * which nginx runs in parallel over an upstream of kept-alive HTTP/1.1 connections, and writes their bodies
  * into the mashup server's composite JSON as they come, in order. No check of the parts: a failed subrequest
- * leaves an error text in a 200 page, so {@link #check} reads one answer before it is measured.
+ * leaves an error text in a 200 page, so {@link #start} reads one answer and checks it before it returns.
  *
  * <pre>
  * ServerProcess nginx = NginxSsiPeer.start(NginxSsiPeer.onPath(), directory, partnerUri, 6);
@@ -55,7 +55,10 @@ public final class NginxSsiPeer {
         return null;
     }
 
-    /** Starts nginx on a free port with its files in {@code directory}; returns once it accepts connections. */
+    /**
+     * Starts nginx on a free port with its files in {@code directory}; returns once it answered one mashup with
+     * the C partner bodies in it.
+     */
     static ServerProcess start(Path nginx, Path directory, URI partner, int calls) throws IOException {
         int port = ServerProcess.freePort();
         Files.writeString(directory.resolve("c" + calls + ".json"), page(calls));
@@ -66,6 +69,7 @@ public final class NginxSsiPeer {
                 directory.toString(), conf.toString(), directory.resolve("error.log").toString()), READY);
         try {
             awaitListening(server, port, directory);
+            check(server, calls);
         } catch (IOException | RuntimeException e) {
             server.close();
             throw e;
@@ -74,10 +78,16 @@ public final class NginxSsiPeer {
     }
 
     /** Fails unless one mashup comes back 200 with the C partner bodies in it. */
-    static void check(ServerProcess server, int calls) throws IOException, InterruptedException {
+    private static void check(ServerProcess server, int calls) throws IOException {
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-        HttpResponse<String> answer = client.send(HttpRequest.newBuilder(server.uri().resolve("/mashup/c" + calls))
-                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> answer;
+        try {
+            answer = client.send(HttpRequest.newBuilder(server.uri().resolve("/mashup/c" + calls))
+                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while checking " + NAME, e);
+        }
         Matcher bodies = STUB_BODY.matcher(answer.body());
         int found = 0;
         while (bodies.find()) {

@@ -44,9 +44,8 @@ public final class Http1Wire extends AbstractLifeCycle implements Wire {
      * The loops a pool can spare: one per two cores (at most 8), as Jetty gives a server connector one
      * selector per two cores, so that the server's selectors and these loops come to about one event
      * thread per core; and no more than one per 16 threads of a sized pool (so a pool of 8 keeps its
-     * threads for requests). More loops than that only wake more threads per mashup: on 2 cores, one loop
-     * instead of two took 0.84× the CPU per mashup and 1.3 instead of 2.3 context switches
-     * (docs/results/peers.md).
+     * threads for requests). More loops than that only wake more threads per mashup: fewer loops cost less CPU
+     * and fewer context switches per mashup (measured in docs/results/peers.md).
      */
     public static int defaultLoops(Executor executor) {
         int loops = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors() / 2));

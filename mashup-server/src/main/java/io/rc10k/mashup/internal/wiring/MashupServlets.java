@@ -1,6 +1,7 @@
 package io.rc10k.mashup.internal.wiring;
 
 import io.rc10k.broker.BrokerClient;
+import io.rc10k.harness.BuildVersion;
 import io.rc10k.mashup.Definitions;
 import io.rc10k.mashup.Mode;
 import io.rc10k.mashup.internal.modes.AsyncMashupServlet;

@@ -1,5 +1,6 @@
 package io.rc10k.stubs.internal;
 
+import io.rc10k.harness.CommandLine;
 import io.rc10k.stubs.HostilePartner;
 import io.rc10k.stubs.StubCertificate;
 import io.rc10k.stubs.StubOptions;
@@ -7,14 +8,20 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
-import java.util.Set;
 import java.util.List;
+import java.util.Set;
 
 /**
- * Parses the partner-stubs command line into {@link StubOptions}, or with {@code --hostile} into a
- * {@link HostilePartner}; every error names the option and value.
+ * The partner-stubs command line, read with the harness's {@link CommandLine}, into {@link StubOptions}, or with
+ * {@code --hostile} into a {@link HostilePartner}; every error names the option and value.
+ *
+ * <pre>{@code
+ * StubOptions options = StubArguments.parse("--port", "9001-9003", "--h2c");   // null for --help
+ * }</pre>
  */
-public final class CommandLine {
+public final class StubArguments {
+    /** What {@code --version} prints before the version, as the jar's manifest titles it. */
+    public static final String NAME = "rc10k-partner-stubs";
     public static final int DEFAULT_PORT = 9001;
     public static final int DEFAULT_HOSTILE_PORT = 9009;
     private static final int MAX_PORTS = 1000;
@@ -47,11 +54,11 @@ public final class CommandLine {
             "  --loops N           with --hostile: selector threads (default " + HostilePartner.DEFAULT_LOOPS
                     + ", at most " + HostilePartner.MAX_LOOPS + ")",
             "  --help              print this and exit",
-            "  --version           print the name and version (" + BuildVersion.NAME + " x.y.z) and exit",
+            "  --version           print the name and version (" + NAME + " x.y.z) and exit",
             "Endpoints: /stub?delay=&dist=&sigma=&seed=&bytes=&status=&fault=&id=, /weather|/hotels|/flights?city=,",
             "/stats, POST /stats/reset. See docs/partner-stubs.md.");
 
-    private CommandLine() {
+    private StubArguments() {
     }
 
     /** Thrown for a command line that cannot be run; the message is for the user. */
@@ -64,62 +71,67 @@ public final class CommandLine {
     /** Returns null when {@code --help} was asked for. */
     public static StubOptions parse(String... args) throws UsageException {
         StubOptions.Builder options = StubOptions.builder().port(DEFAULT_PORT);
-        boolean https = false;
-        Path certOut = null;
-        String host = StubOptions.DEFAULT_HOST;
+        Listening listening = new Listening();
         try {
-            for (int i = 0; i < args.length; i++) {
-                String arg = args[i];
-                switch (arg) {
-                    case "--help", "-h" -> {
-                        return null;
-                    }
+            CommandLine line = CommandLine.silent(args);
+            while (line.next()) {
+                switch (line.option()) {
                     case "--h2c" -> options.h2c(true);
-                    case "--https" -> https = true;
-                    case "--cert-out" -> certOut = Path.of(value(args, ++i, arg));
-                    case "--port", "--ports" -> options.ports(ports(value(args, ++i, arg)));
-                    case "--host" -> {
-                        host = value(args, ++i, arg);
-                        options.host(host);
-                    }
-                    case "--max-threads" -> options.maxThreads(intValue(args, ++i, arg));
-                    case "--max-streams" -> options.maxStreams(intValue(args, ++i, arg));
-                    case "--seed" -> options.seed(longValue(args, ++i, arg));
-                    case "--accept-queue" -> options.acceptQueue(intValue(args, ++i, arg));
-                    case "--idle-timeout" -> options.idleTimeoutMillis(longValue(args, ++i, arg));
-                    case "--max-stall" -> options.maxStallMillis(longValue(args, ++i, arg));
-                    case "--chaos", "--loops" -> throw new UsageException(arg + ": only with --hostile (see --help)");
-                    case "--hostile" -> throw new UsageException(arg + ": starts the hostile partner, which "
+                    case "--port", "--ports" -> options.ports(ports(line.value()));
+                    case "--host" -> options.host(listening.host(line));
+                    case "--max-threads" -> options.maxThreads(line.intValue());
+                    case "--max-streams" -> options.maxStreams(line.intValue());
+                    case "--seed" -> options.seed(line.longValue());
+                    case "--accept-queue" -> options.acceptQueue(line.intValue());
+                    case "--idle-timeout" -> options.idleTimeoutMillis(line.longValue());
+                    case "--max-stall" -> options.maxStallMillis(line.longValue());
+                    case "--chaos", "--loops" -> throw line.fail(line.option(), "only with --hostile (see --help)");
+                    case "--hostile" -> throw line.fail(line.option(), "starts the hostile partner, which "
                             + "parseHostile reads");
-                    default -> throw new UsageException("unknown option \"" + arg + "\" (see --help)");
+                    default -> listening.read(line);
                 }
             }
-            if (https) {
-                options.tls(certificate(host, certOut));
-            } else if (certOut != null) {
-                throw new UsageException("--cert-out: only with --https");
-            }
-            return options.build();
+            return line.asksForHelp() ? null : options.tls(listening.tls()).build();
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
     }
 
-    /** A certificate for loopback and {@code host}, written to {@code certOut} when given. */
-    private static StubCertificate certificate(String host, Path certOut) throws UsageException {
-        Set<String> names = new LinkedHashSet<>(List.of("localhost", "127.0.0.1", "::1"));
-        if (!host.equals("0.0.0.0") && !host.equals("::")) {
-            names.add(host);
-        }
-        StubCertificate certificate = StubCertificate.generate(names.toArray(String[]::new));
-        if (certOut != null) {
-            try {
-                certificate.writePem(certOut);
-            } catch (IOException e) {
-                throw new UsageException("--cert-out: cannot write " + certOut + ": " + e.getMessage());
+    /** The hostile partner a {@code --hostile} command line asks for, not yet started; null for {@code --help}. */
+    public static HostilePartner parseHostile(String... args) throws UsageException {
+        HostilePartner.Builder partner = HostilePartner.builder().port(DEFAULT_HOSTILE_PORT);
+        Listening listening = new Listening();
+        Double chaos = null;
+        long seed = StubOptions.DEFAULT_SEED;
+        try {
+            CommandLine line = CommandLine.silent(args);
+            while (line.next()) {
+                switch (line.option()) {
+                    case "--hostile" -> {
+                    }
+                    case "--port", "--ports" -> partner.port(onePort(line.value()));
+                    case "--host" -> partner.host(listening.host(line));
+                    case "--seed" -> seed = line.longValue();
+                    case "--chaos" -> chaos = probability(line.value());
+                    case "--loops" -> partner.loops(line.intValue());
+                    case "--accept-queue" -> partner.acceptQueue(line.intValue());
+                    case "--idle-timeout" -> partner.idleTimeoutMillis(line.longValue());
+                    case "--max-stall" -> partner.maxStallMillis(line.longValue());
+                    case "--h2c", "--max-threads", "--max-streams" -> throw line.fail(line.option(), "not with "
+                            + "--hostile (it speaks HTTP/1.1 only, on --loops selector threads; see --help)");
+                    default -> listening.read(line);
+                }
             }
+            if (line.asksForHelp()) {
+                return null;
+            }
+            if (chaos != null) {
+                partner.chaos(chaos, seed);
+            }
+            return partner.tls(listening.tls()).build();
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
         }
-        return certificate;
     }
 
     /** Whether the command line asks for the version (anywhere on it): then nothing else is read or started. */
@@ -132,52 +144,47 @@ public final class CommandLine {
         return List.of(args).contains("--hostile");
     }
 
-    /** The hostile partner a {@code --hostile} command line asks for, not yet started; null for {@code --help}. */
-    public static HostilePartner parseHostile(String... args) throws UsageException {
-        HostilePartner.Builder partner = HostilePartner.builder().port(DEFAULT_HOSTILE_PORT);
-        Double chaos = null;
-        long seed = StubOptions.DEFAULT_SEED;
-        boolean https = false;
-        Path certOut = null;
-        String host = StubOptions.DEFAULT_HOST;
-        try {
-            for (int i = 0; i < args.length; i++) {
-                String arg = args[i];
-                switch (arg) {
-                    case "--help", "-h" -> {
-                        return null;
-                    }
-                    case "--hostile" -> {
-                    }
-                    case "--port", "--ports" -> partner.port(onePort(value(args, ++i, arg)));
-                    case "--host" -> {
-                        host = value(args, ++i, arg);
-                        partner.host(host);
-                    }
-                    case "--https" -> https = true;
-                    case "--cert-out" -> certOut = Path.of(value(args, ++i, arg));
-                    case "--seed" -> seed = longValue(args, ++i, arg);
-                    case "--chaos" -> chaos = probability(value(args, ++i, arg));
-                    case "--loops" -> partner.loops(intValue(args, ++i, arg));
-                    case "--accept-queue" -> partner.acceptQueue(intValue(args, ++i, arg));
-                    case "--idle-timeout" -> partner.idleTimeoutMillis(longValue(args, ++i, arg));
-                    case "--max-stall" -> partner.maxStallMillis(longValue(args, ++i, arg));
-                    case "--h2c", "--max-threads", "--max-streams" -> throw new UsageException(arg + ": not with "
-                            + "--hostile (it speaks HTTP/1.1 only, on --loops selector threads; see --help)");
-                    default -> throw new UsageException("unknown option \"" + arg + "\" (see --help)");
+    /** What the stubs and the hostile partner both take: the address they bind, and HTTPS with its certificate. */
+    private static final class Listening {
+        private String host = StubOptions.DEFAULT_HOST;
+        private boolean https;
+        private Path certOut;
+
+        String host(CommandLine line) {
+            host = line.value();
+            return host;
+        }
+
+        /** {@code --https} or {@code --cert-out}; any other option is unknown. */
+        void read(CommandLine line) {
+            switch (line.option()) {
+                case "--https" -> https = true;
+                case "--cert-out" -> certOut = line.path();
+                default -> line.unknown();
+            }
+        }
+
+        /** With {@code --https}, a certificate for loopback and the host, written to {@code --cert-out} if given. */
+        StubCertificate tls() throws UsageException {
+            if (!https) {
+                if (certOut != null) {
+                    throw new UsageException("--cert-out: only with --https");
+                }
+                return null;
+            }
+            Set<String> names = new LinkedHashSet<>(List.of("localhost", "127.0.0.1", "::1"));
+            if (!host.equals("0.0.0.0") && !host.equals("::")) {
+                names.add(host);
+            }
+            StubCertificate certificate = StubCertificate.generate(names.toArray(String[]::new));
+            if (certOut != null) {
+                try {
+                    certificate.writePem(certOut);
+                } catch (IOException e) {
+                    throw new UsageException("--cert-out: cannot write " + certOut + ": " + e.getMessage());
                 }
             }
-            if (chaos != null) {
-                partner.chaos(chaos, seed);
-            }
-            if (https) {
-                partner.tls(certificate(host, certOut));
-            } else if (certOut != null) {
-                throw new UsageException("--cert-out: only with --https");
-            }
-            return partner.build();
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
+            return certificate;
         }
     }
 
@@ -237,32 +244,5 @@ public final class CommandLine {
     private static UsageException badPorts(String spec) {
         return new UsageException("--port: \"" + spec + "\" is not a port list (accepted: 9001, 9001,9002, "
                 + "9001-9010; each 0 to 65535)");
-    }
-
-    private static String value(String[] args, int i, String option) throws UsageException {
-        if (i >= args.length || args[i].startsWith("--")) {
-            throw new UsageException(option + ": a value is missing (see --help)");
-        }
-        return args[i];
-    }
-
-    private static int intValue(String[] args, int i, String option) throws UsageException {
-        return (int) number(value(args, i, option), option, Integer.MIN_VALUE, Integer.MAX_VALUE);
-    }
-
-    private static long longValue(String[] args, int i, String option) throws UsageException {
-        return number(value(args, i, option), option, Long.MIN_VALUE, Long.MAX_VALUE);
-    }
-
-    private static long number(String text, String option, long min, long max) throws UsageException {
-        try {
-            long n = Long.parseLong(text);
-            if (n < min || n > max) {
-                throw new NumberFormatException();
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new UsageException(option + ": \"" + text + "\" is not an integer");
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.rc10k.mashup.internal.wiring;
 
+import io.rc10k.harness.CommandLine;
 import io.rc10k.mashup.MashupOptions;
 import io.rc10k.mashup.Mode;
 import java.net.URI;
@@ -11,15 +12,19 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The mashup server's command line; every error names the option, the value and what is accepted.
+ * The mashup server's command line, read with the harness's {@link CommandLine}; every error names the option, the
+ * value and what is accepted.
  *
- * @param version   {@code --version}: print {@link BuildVersion#nameAndVersion()} and exit
+ * @param version   {@code --version}: print {@code BuildVersion.line(NAME)} and exit
  * @param probe     {@code --probe URL}: GET it and exit 0 on 200, 1 otherwise ({@link Probe}), or null
  * @param logConfig a Logback configuration file to use instead of the bundled one, or null
  * @param logLevels {@code LOGGER=LEVEL} settings applied after the configuration, in order
  */
-public record CommandLine(MashupOptions options, Path config, Path check, boolean help, boolean version,
+public record ServerArguments(MashupOptions options, Path config, Path check, boolean help, boolean version,
         URI probe, Path logConfig, List<String> logLevels) {
+    /** What {@code --version} prints before the version, as the jar's manifest titles it; the probe's agent too. */
+    public static final String NAME = "rc10k-mashup-server";
+
     /** The levels {@code --log-level} takes (Logback's, lowercase). */
     static final Set<String> LEVELS = Set.of("trace", "debug", "info", "warn", "error", "off");
 
@@ -64,7 +69,7 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
             "                        set after the configuration; repeatable. No access log:",
             "                        --log-level org.eclipse.jetty.server.RequestLog=off",
             "  --help                print this and exit",
-            "  --version             print the name and version (" + BuildVersion.NAME + " x.y.z) and exit",
+            "  --version             print the name and version (" + NAME + " x.y.z) and exit",
             "  --probe URL           start no server: GET URL and exit 0 if it answers 200, else 1 (a container's",
             "                        health check without curl: --probe http://127.0.0.1:8081/health/ready)",
             "Exit status: 143 after a graceful stop by SIGTERM (130 for Ctrl-C), 1 cannot start,",
@@ -72,45 +77,44 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
             "--probe: 0 for a 200, 1 for anything else.");
 
     /** @throws IllegalArgumentException naming the option, the value and what is accepted */
-    public static CommandLine parse(String... args) {
+    public static ServerArguments parse(String... args) {
         MashupOptions.Builder options = MashupOptions.builder();
         Path config = null;
         Path check = null;
         Path logConfig = null;
         URI probe = null;
         List<String> logLevels = new ArrayList<>();
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            switch (arg) {
-                case "--help", "-h" -> {
-                    return new CommandLine(options.build(), null, null, true, false, null, null, List.of());
-                }
-                case "--version" -> {
-                    return new CommandLine(options.build(), null, null, false, true, null, null, List.of());
-                }
-                case "--config" -> config = Path.of(value(args, ++i, arg));
-                case "--check" -> check = Path.of(value(args, ++i, arg));
-                case "--mode" -> options.mode(Mode.parse(value(args, ++i, arg)));
-                case "--port" -> options.port(number(args, ++i, arg));
-                case "--host" -> options.host(value(args, ++i, arg));
-                case "--max-connections" -> options.maxConnections(number(args, ++i, arg));
-                case "--admin-port" -> options.adminPort(number(args, ++i, arg));
-                case "--admin-host" -> options.adminHost(value(args, ++i, arg));
-                case "--max-threads" -> options.maxThreads(number(args, ++i, arg));
-                case "--acceptors" -> options.acceptors(number(args, ++i, arg));
-                case "--selectors" -> options.selectors(number(args, ++i, arg));
-                case "--max-inflight" -> options.maxInFlight(number(args, ++i, arg));
+        CommandLine line = CommandLine.silent(args);
+        while (line.next()) {
+            switch (line.option()) {
+                case "--config" -> config = line.path();
+                case "--check" -> check = line.path();
+                case "--mode" -> options.mode(Mode.parse(line.value()));
+                case "--port" -> options.port(line.intValue());
+                case "--host" -> options.host(line.value());
+                case "--max-connections" -> options.maxConnections(line.intValue());
+                case "--admin-port" -> options.adminPort(line.intValue());
+                case "--admin-host" -> options.adminHost(line.value());
+                case "--max-threads" -> options.maxThreads(line.intValue());
+                case "--acceptors" -> options.acceptors(line.intValue());
+                case "--selectors" -> options.selectors(line.intValue());
+                case "--max-inflight" -> options.maxInFlight(line.intValue());
                 case "--observability-on-admin-only" -> options.observabilityOnAdminOnly(true);
-                case "--max-buffered-bytes" -> options.maxBufferedBytes(bytes(args, ++i, arg));
-                case "--otlp-endpoint" -> options.otlpEndpoint(url(args, ++i, arg));
-                case "--probe" -> probe = probeUrl(args, ++i, arg);
-                case "--log-config" -> logConfig = Path.of(value(args, ++i, arg));
-                case "--log-level" -> logLevels.add(logLevel(value(args, ++i, arg)));
-                default -> throw new IllegalArgumentException("unknown option \"" + arg + "\" (see --help)");
+                case "--max-buffered-bytes" -> options.maxBufferedBytes(bytes(line));
+                case "--otlp-endpoint" -> options.otlpEndpoint(url(line));
+                case "--probe" -> probe = probeUrl(line);
+                case "--log-config" -> logConfig = line.path();
+                case "--log-level" -> logLevels.add(logLevel(line.value()));
+                default -> line.unknown();
             }
         }
+        if (line.asksForHelp() || line.asksForVersion()) {
+            return new ServerArguments(options.build(), null, null, line.asksForHelp(), line.asksForVersion(), null,
+                    null, List.of());
+        }
         // Built once all are read: an admin port given before --port stays where it was given.
-        return new CommandLine(options.build(), config, check, false, false, probe, logConfig, List.copyOf(logLevels));
+        return new ServerArguments(options.build(), config, check, false, false, probe, logConfig,
+                List.copyOf(logLevels));
     }
 
     /** {@code LOGGER=LEVEL}, checked; the level lowercased. */
@@ -125,25 +129,18 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
         return logger + "=" + level;
     }
 
-    private static String value(String[] args, int i, String option) {
-        if (i >= args.length || args[i].startsWith("--")) {
-            throw new IllegalArgumentException(option + ": a value is missing (see --help)");
-        }
-        return args[i];
-    }
-
-    private static URI url(String[] args, int i, String option) {
-        String text = value(args, i, option);
+    private static URI url(CommandLine line) {
+        String text = line.value();
         try {
             return new URI(text);
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException(option + ": \"" + text + "\" is not a URL (" + e.getReason() + ")");
+            throw line.fail(line.option(), "\"" + text + "\" is not a URL (" + e.getReason() + ")");
         }
     }
 
     /** An http or https URL with a host: what {@code --probe} asks. */
-    private static URI probeUrl(String[] args, int i, String option) {
-        String text = value(args, i, option);
+    private static URI probeUrl(CommandLine line) {
+        String text = line.value();
         URI uri;
         try {
             uri = new URI(text);
@@ -152,15 +149,15 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
         }
         if (uri == null || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
                 || uri.getHost() == null) {
-            throw new IllegalArgumentException(option + ": \"" + text + "\" (accepted: an http or https URL with a "
-                    + "host, e.g. http://127.0.0.1:8081/health/ready)");
+            throw line.fail(line.option(), "\"" + text + "\" (accepted: an http or https URL with a host, e.g. "
+                    + "http://127.0.0.1:8081/health/ready)");
         }
         return uri;
     }
 
     /** A count of bytes, with an optional binary suffix: {@code 268435456}, {@code 256m}, {@code 1g}. */
-    private static long bytes(String[] args, int i, String option) {
-        String text = value(args, i, option).trim().toLowerCase(Locale.ROOT);
+    private static long bytes(CommandLine line) {
+        String text = line.value().trim().toLowerCase(Locale.ROOT);
         int shift = text.endsWith("k") ? 10 : text.endsWith("m") ? 20 : text.endsWith("g") ? 30 : 0;
         String digits = shift == 0 ? text : text.substring(0, text.length() - 1);
         try {
@@ -170,17 +167,8 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
             }
             return n << shift;
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(option + ": \"" + text + "\" (accepted: a positive number of bytes, "
-                    + "with an optional k, m or g, e.g. 256m)");
-        }
-    }
-
-    private static int number(String[] args, int i, String option) {
-        String text = value(args, i, option);
-        try {
-            return Integer.parseInt(text);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(option + ": \"" + text + "\" is not an integer");
+            throw line.fail(line.option(), "\"" + text + "\" (accepted: a positive number of bytes, with an "
+                    + "optional k, m or g, e.g. 256m)");
         }
     }
 }

@@ -1,22 +1,25 @@
-package io.rc10k.mashup.internal.wiring;
+package io.rc10k.harness;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
 
 /**
- * What this build of the server calls itself, as {@code --version} prints it and {@code /health} shows it:
- * {@code rc10k-mashup-server 0.1.0}.
+ * What this build calls itself: the project's version, as every program's {@code --version} prints it and the
+ * mashup server's {@code /health} shows it.
  *
- * <p>The version comes from {@code version.properties} beside this class, which Maven filters as it builds
- * the classes (parent pom: {@code src/main/resources-filtered}). So it is there wherever the classes are: in
- * the shaded jar, in the WAR (whose classes have no manifest of their own to ask), and in {@code target/classes}
+ * <pre>{@code
+ * System.out.println(BuildVersion.line("rc10k-mashup-server"));   // rc10k-mashup-server 0.1.0-SNAPSHOT
+ * }</pre>
+ *
+ * <p>The version comes from {@code version.properties} beside this class, which Maven filters as it builds the
+ * classes (parent pom: {@code src/main/resources-filtered}). So it is there wherever the classes are: in the
+ * shaded jars, in the WAR (whose classes have no manifest of their own to ask), and in {@code target/classes}
  * that tests and IDEs run. The jars' manifests carry the same value as {@code Implementation-Version} for tools
  * that look there. Without the file, or with it unfiltered (copied as it is), the version is {@code unknown}
  * rather than a guess.</p>
  */
 public final class BuildVersion {
-    public static final String NAME = "rc10k-mashup-server";
     public static final String UNKNOWN = "unknown";
     private static final String VERSION = read();
 
@@ -28,9 +31,9 @@ public final class BuildVersion {
         return VERSION;
     }
 
-    /** {@code rc10k-mashup-server 0.1.0-SNAPSHOT}: the line {@code --version} prints. */
-    public static String nameAndVersion() {
-        return NAME + " " + VERSION;
+    /** {@code <name> 0.1.0-SNAPSHOT}: the line a program's {@code --version} prints. */
+    public static String line(String name) {
+        return name + " " + VERSION;
     }
 
     private static String read() {
