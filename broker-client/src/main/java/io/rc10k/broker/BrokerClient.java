@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * <pre>{@code
  * BrokerClient broker = BrokerClient.builder()
  *         .partner(Partner.builder("weather", "http://127.0.0.1:9001").build())
- *         .partner(Partner.builder("hotels", "http://127.0.0.1:9002").protocol(Partner.Protocol.H2C).build())
+ *         .partner(Partner.builder("hotels", "http://127.0.0.1:9002").protocol(Protocol.H2C).build())
  *         .executor(server.getThreadPool())          // share the server's pool, scheduler and buffers
  *         .scheduler(server.getScheduler())
  *         .byteBufferPool(server.getByteBufferPool())

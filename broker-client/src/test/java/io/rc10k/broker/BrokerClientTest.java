@@ -53,7 +53,7 @@ class BrokerClientTest {
         Set<String> before = threadNames();
         BrokerClient.Builder builder = BrokerClient.builder()
                 .partner(Partner.builder("stub", stubs.uri().toString()).build())
-                .partner(Partner.builder("h2c", stubs.uri().toString()).protocol(Partner.Protocol.H2C).build())
+                .partner(Partner.builder("h2c", stubs.uri().toString()).protocol(Protocol.H2C).build())
                 .executor(pool).scheduler(scheduler).byteBufferPool(new ArrayByteBufferPool()).selectors(1);
         // One loop, one selector of the client for https partners and one of the client for h2c ones.
         assertEquals(3, builder.build().ioThreads());
@@ -172,7 +172,7 @@ class BrokerClientTest {
     @Test
     void h2cCarriesFiveThousandConcurrentExchangesOnAtMost64Connections() throws Exception {
         BrokerClient broker = start(BrokerClient.builder().partner(Partner.builder("stub", stubs.uri().toString())
-                .protocol(Partner.Protocol.H2C).maxConnections(64).maxQueued(5_000)
+                .protocol(Protocol.H2C).maxConnections(64).maxQueued(5_000)
                 .callTimeout(Duration.ofSeconds(60)).build()));
         try {
             stubs.resetStats();
@@ -231,7 +231,7 @@ class BrokerClientTest {
     void stoppingTheClientEndsEveryExchangeInFlightCancelled() throws Exception {
         BrokerClient broker = start(BrokerClient.builder()
                 .partner(Partner.builder("h1", stubs.uri().toString()).maxConnections(2).build())
-                .partner(Partner.builder("h2c", stubs.uri().toString()).protocol(Partner.Protocol.H2C).build()));
+                .partner(Partner.builder("h2c", stubs.uri().toString()).protocol(Protocol.H2C).build()));
         List<Exchange> all = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             all.add(broker.send(Call.to(i % 2 == 0 ? "h1" : "h2c").method(i % 3 == 0 ? "POST" : "GET")

@@ -36,7 +36,7 @@ class ChainStressTest {
         broker = BrokerClient.builder()
                 .partner(Partner.builder("a", stubs.uri().toString()).maxQueued(10_000).build())
                 .partner(Partner.builder("b", stubs.uri().toString()).maxQueued(10_000).build())
-                .partner(Partner.builder("c", stubs.uri().toString()).protocol(Partner.Protocol.H2C)
+                .partner(Partner.builder("c", stubs.uri().toString()).protocol(Protocol.H2C)
                         .maxQueued(10_000).build())
                 .selectors(2) // two HTTP/1.1 loops: connections of one partner spread over both
                 .build();

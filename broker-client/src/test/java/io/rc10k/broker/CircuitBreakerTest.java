@@ -28,7 +28,7 @@ class CircuitBreakerTest {
     void startBroker() throws Exception {
         broker = BrokerClient.builder()
                 .partner(Partner.builder("p", stubs.uri().toString()).retries(0)
-                        .circuitBreaker(new Partner.CircuitBreakerSettings(true, 5, 0.5, 10, 20, COOL_DOWN))
+                        .circuitBreaker(new CircuitBreakerSettings(true, 5, 0.5, 10, 20, COOL_DOWN))
                         .build())
                 .build();
         broker.start();

@@ -40,17 +40,17 @@ class ExchangeTest {
             closedPort = s.getLocalPort();
         }
         broker = BrokerClient.builder()
-                .partner(partner("h1", Partner.Protocol.HTTP_1_1).build())
-                .partner(partner("h2c", Partner.Protocol.H2C).build())
+                .partner(partner("h1", Protocol.HTTP_1_1).build())
+                .partner(partner("h2c", Protocol.H2C).build())
                 .partner(Partner.builder("nobody", "http://127.0.0.1:" + closedPort).retries(2).build())
-                .partner(partner("small", Partner.Protocol.HTTP_1_1).maxResponseBytes(1024).build())
-                .partner(partner("h2c-small", Partner.Protocol.H2C).maxResponseBytes(1024).build())
-                .partner(partner("noretry", Partner.Protocol.HTTP_1_1).retries(0).build())
+                .partner(partner("small", Protocol.HTTP_1_1).maxResponseBytes(1024).build())
+                .partner(partner("h2c-small", Protocol.H2C).maxResponseBytes(1024).build())
+                .partner(partner("noretry", Protocol.HTTP_1_1).retries(0).build())
                 .build();
         broker.start();
     }
 
-    private static Partner.Builder partner(String name, Partner.Protocol protocol) {
+    private static Partner.Builder partner(String name, Protocol protocol) {
         return Partner.builder(name, stubs.uri().toString()).protocol(protocol).callTimeout(CALL_TIMEOUT);
     }
 
@@ -128,8 +128,8 @@ class ExchangeTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Partner.Protocol.class)
-    void chunkedBodyGrowingPastTheBoundIsCutOffWhileTheRestIsStillComing(Partner.Protocol protocol)
+    @EnumSource(Protocol.class)
+    void chunkedBodyGrowingPastTheBoundIsCutOffWhileTheRestIsStillComing(Protocol protocol)
             throws Exception {
         // Stubs of its own, so that their in-flight count is this exchange alone.
         try (PartnerStubs own = PartnerStubs.start(StubOptions.builder().h2c(true).build())) {

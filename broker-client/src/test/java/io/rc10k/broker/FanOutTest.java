@@ -39,9 +39,9 @@ class FanOutTest {
         broker = BrokerClient.builder()
                 // These tests time calls out on purpose; a breaker would (rightly) start refusing them.
                 .partner(Partner.builder("h1", stubs.uri().toString()).maxQueued(10_000)
-                        .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
-                .partner(Partner.builder("h2c", stubs.uri().toString()).protocol(Partner.Protocol.H2C)
-                        .maxQueued(10_000).circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
+                        .circuitBreaker(CircuitBreakerSettings.DISABLED).build())
+                .partner(Partner.builder("h2c", stubs.uri().toString()).protocol(Protocol.H2C)
+                        .maxQueued(10_000).circuitBreaker(CircuitBreakerSettings.DISABLED).build())
                 .build();
         broker.start();
     }
@@ -52,9 +52,9 @@ class FanOutTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Partner.Protocol.class)
-    void deadlineEndsTheSlowCallAndFreesItsConnection(Partner.Protocol protocol) throws Exception {
-        String p = protocol == Partner.Protocol.H2C ? "h2c" : "h1";
+    @EnumSource(Protocol.class)
+    void deadlineEndsTheSlowCallAndFreesItsConnection(Protocol protocol) throws Exception {
+        String p = protocol == Protocol.H2C ? "h2c" : "h1";
         // Connections open before (three, for HTTP/1.1's one call per connection), so that the 100 ms and
         // 200 ms calls need not connect on a fresh broker within the 1 s deadline on a busy machine.
         Call stub = Call.to(p).path("stub").build();
@@ -77,9 +77,9 @@ class FanOutTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Partner.Protocol.class)
-    void aFailedRequiredCallEndsTheFanOutAndCancelsTheOthers(Partner.Protocol protocol) throws Exception {
-        String p = protocol == Partner.Protocol.H2C ? "h2c" : "h1";
+    @EnumSource(Protocol.class)
+    void aFailedRequiredCallEndsTheFanOutAndCancelsTheOthers(Protocol protocol) throws Exception {
+        String p = protocol == Protocol.H2C ? "h2c" : "h1";
         // The slow calls would hold the fan-out for its whole 60 s deadline; the test's own bound is 30 s.
         FanOutResult result = broker.fanOut(Duration.ofSeconds(60))
                 .add(Call.to(p).path("stub?delay=60000").build())
@@ -115,9 +115,9 @@ class FanOutTest {
             closed.close();
             BrokerClient refusing = BrokerClient.builder()
                     .partner(Partner.builder("nowhere", "http://127.0.0.1:" + port).retries(0)
-                            .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
+                            .circuitBreaker(CircuitBreakerSettings.DISABLED).build())
                     .partner(Partner.builder("stub", stubs.uri().toString())
-                            .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
+                            .circuitBreaker(CircuitBreakerSettings.DISABLED).build())
                     .build();
             refusing.start();
             try {
@@ -136,9 +136,9 @@ class FanOutTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Partner.Protocol.class)
-    void aHedgeWinsWhenOnlyTheFirstAttemptIsSlow(Partner.Protocol protocol) throws Exception {
-        String p = protocol == Partner.Protocol.H2C ? "h2c" : "h1";
+    @EnumSource(Protocol.class)
+    void aHedgeWinsWhenOnlyTheFirstAttemptIsSlow(Protocol protocol) throws Exception {
+        String p = protocol == Protocol.H2C ? "h2c" : "h1";
         // The stub holds the first request of this id for 60 s and answers later ones at once. Unhedged,
         // the call would end TIMEOUT at its 10 s call timeout; the test waits at most 30 s.
         String id = "hedge-" + protocol + "-" + System.nanoTime();

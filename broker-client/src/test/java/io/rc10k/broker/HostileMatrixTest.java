@@ -168,10 +168,10 @@ class HostileMatrixTest {
 
     private static BrokerClient broker(WireKind wire) {
         Partner.Builder partner = wire == WireKind.JETTY_TLS
-                ? Partner.builder("hostile", hostileTls.uri().toString()).tls(Partner.Tls.DEFAULT.withCaFile(trusted))
+                ? Partner.builder("hostile", hostileTls.uri().toString()).tls(PartnerTls.DEFAULT.withCaFile(trusted))
                 : Partner.builder("hostile", hostile.uri().toString());
         BrokerClient.Builder builder = BrokerClient.builder().partner(partner.maxResponseBytes(1 << 20)
-                .callTimeout(Duration.ofSeconds(20)).circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build());
+                .callTimeout(Duration.ofSeconds(20)).circuitBreaker(CircuitBreakerSettings.DISABLED).build());
         if (wire == WireKind.JETTY) {
             builder.jettyForHttp1();
         }

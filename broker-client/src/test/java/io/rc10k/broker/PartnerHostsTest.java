@@ -47,13 +47,13 @@ class PartnerHostsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Partner.Protocol.class, names = {"HTTP_1_1", "H2C"})
-    void aHostThatIsDownIsEjectedAndTheMashupsComplete(Partner.Protocol protocol) throws Exception {
+    @EnumSource(value = Protocol.class, names = {"HTTP_1_1", "H2C"})
+    void aHostThatIsDownIsEjectedAndTheMashupsComplete(Protocol protocol) throws Exception {
         String down = downHost();
         Partner partner = Partner.builder("spread", stubs.uri(0).toString()).protocol(protocol)
                 .hosts(List.of(stubs.uri(0).toString(), down, stubs.uri(1).toString()))
-                .ejection(new Partner.Ejection(3, Duration.ofMinutes(5)))
-                .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build();
+                .ejection(new Ejection(3, Duration.ofMinutes(5)))
+                .circuitBreaker(CircuitBreakerSettings.DISABLED).build();
         BrokerClient broker = BrokerClient.builder().partner(partner).build();
         broker.start();
         try {
@@ -94,12 +94,12 @@ class PartnerHostsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Partner.Protocol.class, names = {"HTTP_1_1", "H2C"})
-    void theLastHostInIsNeverEjected(Partner.Protocol protocol) throws Exception {
+    @EnumSource(value = Protocol.class, names = {"HTTP_1_1", "H2C"})
+    void theLastHostInIsNeverEjected(Protocol protocol) throws Exception {
         Partner partner = Partner.builder("gone", downHost()).protocol(protocol)
                 .hosts(List.of(downHost(), downHost(), downHost())).retries(0)
-                .ejection(new Partner.Ejection(1, Duration.ofMinutes(5)))
-                .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build();
+                .ejection(new Ejection(1, Duration.ofMinutes(5)))
+                .circuitBreaker(CircuitBreakerSettings.DISABLED).build();
         BrokerClient broker = BrokerClient.builder().partner(partner).build();
         broker.start();
         try {

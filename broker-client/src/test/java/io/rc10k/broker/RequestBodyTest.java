@@ -33,12 +33,12 @@ class RequestBodyTest {
         cleartext = PartnerStubs.start(StubOptions.builder().h2c(true).build());
         StubCertificate certificate = StubCertificate.generate("localhost", "127.0.0.1");
         secure = PartnerStubs.start(StubOptions.builder().tls(certificate).build());
-        Partner.Tls trust = Partner.Tls.DEFAULT.withCaFile(certificate.writePem(files.resolve("stubs.pem")));
+        PartnerTls trust = PartnerTls.DEFAULT.withCaFile(certificate.writePem(files.resolve("stubs.pem")));
         broker = BrokerClient.builder()
                 .partner(Partner.builder("h1", cleartext.uri().toString()).build())
-                .partner(Partner.builder("h2c", cleartext.uri().toString()).protocol(Partner.Protocol.H2C).build())
+                .partner(Partner.builder("h2c", cleartext.uri().toString()).protocol(Protocol.H2C).build())
                 .partner(Partner.builder("tls-h1", secure.uri().toString()).tls(trust).build())
-                .partner(Partner.builder("tls-h2", secure.uri().toString()).protocol(Partner.Protocol.H2).tls(trust)
+                .partner(Partner.builder("tls-h2", secure.uri().toString()).protocol(Protocol.H2).tls(trust)
                         .build())
                 .build();
         broker.start();

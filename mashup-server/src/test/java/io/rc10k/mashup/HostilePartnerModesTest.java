@@ -10,6 +10,7 @@ import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rc10k.broker.BrokerClient;
+import io.rc10k.broker.CircuitBreakerSettings;
 import io.rc10k.broker.Partner;
 import io.rc10k.broker.internal.RealExchange;
 import io.rc10k.stubs.HostilePartner;
@@ -51,7 +52,7 @@ class HostilePartnerModesTest {
                 .partner(Partner.builder("good", stubs.uri().toString()).build())
                 // Every misbehaviour every time: a breaker would rightly start refusing the partner.
                 .partner(Partner.builder("hostile", hostile.uri().toString()).maxResponseBytes(1 << 20)
-                        .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
+                        .circuitBreaker(CircuitBreakerSettings.DISABLED).build())
                 .mashup(MashupDefinition.builder("next").deadline(DEADLINE).call("ok", "hostile", "/ok").build());
         for (Misbehaviour m : Misbehaviour.values()) {
             b.mashup(MashupDefinition.builder("m-" + m.token())

@@ -5,6 +5,7 @@ import io.rc10k.broker.Call;
 import io.rc10k.broker.FanOutResult;
 import io.rc10k.broker.Outcome;
 import io.rc10k.broker.Partner;
+import io.rc10k.broker.Protocol;
 import io.rc10k.harness.CommandLine;
 import io.rc10k.stubs.PartnerStubs;
 import io.rc10k.stubs.StubOptions;
@@ -52,7 +53,7 @@ public final class DeadlineOvershoot {
         try (PartnerStubs stubs = PartnerStubs.start(StubOptions.builder().h2c(true).build())) {
             BrokerClient broker = BrokerClient.builder()
                     .partner(Partner.builder("h1", stubs.uri().toString()).build())
-                    .partner(Partner.builder("h2c", stubs.uri().toString()).protocol(Partner.Protocol.H2C).build())
+                    .partner(Partner.builder("h2c", stubs.uri().toString()).protocol(Protocol.H2C).build())
                     .build();
             broker.start();
             try {

@@ -39,7 +39,7 @@ import java.util.regex.Pattern;
  * is the stubs' {@code close=true}: each answer says {@code Connection: close} and the stub ends the connection,
  * so every call opens a new one. Every mashup server runs the released jar with the same definitions file and
  * JVM options; the stubs' certificates are trusted through the JDK's default trust store
- * ({@code -Djavax.net.ssl.trustStore}), the path {@code Partner.Tls.DEFAULT} takes for a partner with a
+ * ({@code -Djavax.net.ssl.trustStore}), the path {@code PartnerTls.DEFAULT} takes for a partner with a
  * publicly trusted certificate (the definitions file has no TLS settings yet). Before measuring, each mashup
  * server variant's calls are checked at the stubs' {@code /echo}: its calls arrive over the protocol and TLS
  * the row claims.</p>

@@ -1,6 +1,7 @@
 package io.rc10k.broker.internal;
 
 import io.rc10k.broker.Partner;
+import io.rc10k.broker.Protocol;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -58,7 +59,7 @@ public final class Http1Wire extends AbstractLifeCycle implements Wire {
     public Http1Wire(Collection<Partner> partners, Executor executor, int loops) throws IOException {
         this.executor = executor;
         for (Partner partner : partners) {
-            if (partner.protocol() == Partner.Protocol.HTTP_1_1 && !partner.secure()) {
+            if (partner.protocol() == Protocol.HTTP_1_1 && !partner.secure()) {
                 destinations.put(partner.name(), partner.baseUris().stream()
                         .map(base -> new Http1Destination(this, partner, base)).toArray(Http1Destination[]::new));
             }

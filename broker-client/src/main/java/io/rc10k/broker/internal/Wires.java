@@ -1,6 +1,8 @@
 package io.rc10k.broker.internal;
 
 import io.rc10k.broker.Partner;
+import io.rc10k.broker.PartnerTls;
+import io.rc10k.broker.Protocol;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Collection;
@@ -72,7 +74,7 @@ public final class Wires extends ContainerLifeCycle {
         this.scheduler = scheduler;
         this.buffers = buffers;
         this.selectors = selectors;
-        this.http = jettyClient("broker-client", TlsMaterial.sslContextFactory("broker-client", Partner.Tls.DEFAULT),
+        this.http = jettyClient("broker-client", TlsMaterial.sslContextFactory("broker-client", PartnerTls.DEFAULT),
                 InvocationType.BLOCKING);
         this.h2cHttp = anyH2c(partners.values()) ? h2cClient() : null;
         tlsClients();
@@ -130,18 +132,18 @@ public final class Wires extends ContainerLifeCycle {
      * client: TLS work and many connections being opened do not belong on a selector.
      */
     private HttpClient h2cClient() {
-        return jettyClient("broker-client-h2c", TlsMaterial.sslContextFactory("broker-client-h2c", Partner.Tls.DEFAULT),
+        return jettyClient("broker-client-h2c", TlsMaterial.sslContextFactory("broker-client-h2c", PartnerTls.DEFAULT),
                 InvocationType.NON_BLOCKING);
     }
 
     /** Whether any partner is h2c: only then does the broker run a client (and its selectors) for h2c. */
     public static boolean anyH2c(Collection<Partner> partners) {
-        return partners.stream().anyMatch(p -> !p.secure() && p.protocol() == Partner.Protocol.H2C);
+        return partners.stream().anyMatch(p -> !p.secure() && p.protocol() == Protocol.H2C);
     }
 
     /** Step three: each https partner's wire, on the default client or on the client of its own TLS settings. */
     private void tlsClients() {
-        Map<Partner.Tls, HttpClient> byTls = new HashMap<>();
+        Map<PartnerTls, HttpClient> byTls = new HashMap<>();
         for (Partner partner : partners.values()) {
             if (!partner.secure()) {
                 continue;
@@ -150,7 +152,7 @@ public final class Wires extends ContainerLifeCycle {
                 LOG.warn("partner {}: TLS host name verification is OFF — any trusted certificate is accepted "
                         + "for {}; for tests only", partner.name(), partner.baseUri().getHost());
             }
-            HttpClient client = partner.tls().equals(Partner.Tls.DEFAULT) ? http : byTls.get(partner.tls());
+            HttpClient client = partner.tls().equals(PartnerTls.DEFAULT) ? http : byTls.get(partner.tls());
             if (client == null) {
                 client = jettyClient("broker-client-tls-" + (byTls.size() + 1),
                         TlsMaterial.sslContextFactory(partner.name(), partner.tls()), InvocationType.BLOCKING);
@@ -179,7 +181,7 @@ public final class Wires extends ContainerLifeCycle {
         if (partner.secure()) {
             return secureWires.get(partner.name());
         }
-        if (partner.protocol() == Partner.Protocol.H2C) {
+        if (partner.protocol() == Protocol.H2C) {
             return h2c;
         }
         return jettyHttp1 != null ? jettyHttp1 : http1;
@@ -187,11 +189,11 @@ public final class Wires extends ContainerLifeCycle {
 
     /** Open, active and idle connections to {@code partner}, over all its hosts. */
     public int[] connections(Partner partner) {
-        if (jettyHttp1 == null && !partner.secure() && partner.protocol() == Partner.Protocol.HTTP_1_1) {
+        if (jettyHttp1 == null && !partner.secure() && partner.protocol() == Protocol.HTTP_1_1) {
             return http1.connections(partner.name());
         }
         HttpClient client = partner.secure() ? secureClients.get(partner.name())
-                : partner.protocol() == Partner.Protocol.H2C ? h2cHttp : http;
+                : partner.protocol() == Protocol.H2C ? h2cHttp : http;
         int[] counts = new int[3];
         for (Destination destination : client.getDestinations()) {
             if (partner.name().equals(destination.getOrigin().getTag())) {

@@ -2,6 +2,7 @@ package io.rc10k.broker.fuzz;
 
 import io.rc10k.broker.BrokerClient;
 import io.rc10k.broker.Call;
+import io.rc10k.broker.CircuitBreakerSettings;
 import io.rc10k.broker.Exchange;
 import io.rc10k.broker.ExchangeListener;
 import io.rc10k.broker.Outcome;
@@ -92,7 +93,7 @@ public final class Http1Fuzzer {
                 .callTimeout(callTimeout)
                 .retries(0)
                 // Its faults are the point: a breaker would soon answer CIRCUIT_OPEN instead of calling.
-                .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED)
+                .circuitBreaker(CircuitBreakerSettings.DISABLED)
                 .build();
     }
 

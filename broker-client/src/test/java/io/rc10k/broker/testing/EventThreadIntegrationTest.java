@@ -9,6 +9,7 @@ import io.rc10k.broker.Exchange;
 import io.rc10k.broker.ExchangeListener;
 import io.rc10k.broker.Outcome;
 import io.rc10k.broker.Partner;
+import io.rc10k.broker.Protocol;
 import io.rc10k.stubs.PartnerStubs;
 import io.rc10k.stubs.StubOptions;
 import java.io.FileOutputStream;
@@ -43,7 +44,7 @@ class EventThreadIntegrationTest {
         pool.setName("blockhound-test");
         pool.start();
         broker = BrokerClient.builder().partner(Partner.builder("stub", stubs.uri().toString()).build())
-                .partner(Partner.builder("h2c", stubs.uri().toString()).protocol(Partner.Protocol.H2C).build())
+                .partner(Partner.builder("h2c", stubs.uri().toString()).protocol(Protocol.H2C).build())
                 .executor(pool).selectors(1).build();
         broker.start();
     }
