@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The broker client of the RC10K paper: it holds thousands of outbound exchanges on a few selector
- * threads — its own NIO loops for HTTP/1.1 partners, one Jetty {@link HttpClient} for h2c ones — with a
- * connection pool and limits per partner.
+ * threads — its own NIO loops for HTTP/1.1 partners, Jetty {@link HttpClient}s for h2c and https ones — with
+ * a connection pool and limits per partner.
  *
  * <pre>{@code
  * BrokerClient broker = BrokerClient.builder()
@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>Threading: loops, selectors, I/O and listener callbacks all run on the executor (HTTP/1.1 answers and
- * their callbacks on the loop that read them: never block there); deadlines on the
+ * their callbacks on the loop that read them, h2c ones on the thread that parsed their frames: never block
+ * there); deadlines on the
  * scheduler. Given an executor, scheduler and buffer pool, the client creates none of its own and
  * does not manage their lifecycle; without them it creates a pool named {@code broker} and a
  * scheduler named {@code broker-scheduler}, which it starts and stops. Thread-safe once started.</p>
@@ -230,11 +231,12 @@ public final class BrokerClient extends ContainerLifeCycle {
     }
 
     /**
-     * Threads the client keeps from its executor for I/O while it runs: its HTTP/1.1 loops and Jetty's
-     * selector (for h2c). Known before start when the executor is injected.
+     * Threads the client keeps from its executor for I/O while it runs: its HTTP/1.1 loops, the selectors of
+     * Jetty's client for https partners, and as many again for h2c when a partner is h2c. Known before start
+     * when the executor is injected.
      */
     public int ioThreads() {
-        return Math.max(1, selectors) + Wires.loops(selectors, executor());
+        return Math.max(1, selectors) * (Wires.anyH2c(partners.values()) ? 2 : 1) + Wires.loops(selectors, executor());
     }
 
     /**
@@ -252,7 +254,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         return executor == null ? injectedExecutor : executor;
     }
 
-    /** The underlying Jetty client (h2c partners), for this package's tests to inspect. */
+    /** The underlying Jetty client (https partners), for this package's tests to inspect. */
     HttpClient httpClient() {
         return wires.httpClient();
     }
@@ -302,8 +304,8 @@ public final class BrokerClient extends ContainerLifeCycle {
 
         /**
          * Selector threads taken from the executor, each holding thousands of connections: this many
-         * HTTP/1.1 loops and as many Jetty selectors for h2c (default: one Jetty selector, and one loop per
-         * core, at most 8 and at most one per 16 threads of the pool).
+         * HTTP/1.1 loops and as many Jetty selectors for https partners and again for h2c ones (default: one
+         * Jetty selector each, and one loop per core, at most 8 and at most one per 16 threads of the pool).
          */
         public Builder selectors(int selectors) {
             if (selectors < 1) {

@@ -14,11 +14,14 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * The mashup server beside its peers, in one run: the same C-call fan-out written plainly on Vert.x 5
@@ -26,9 +29,11 @@ import java.util.regex.Pattern;
  * core handler ({@link JettyFanOut}: what the mashup server was built on before its own HTTP/1.1 loops), on a
  * bare NIO loop behind the same handler ({@link LoopFanOut}: what such a loop costs without the mashup server's
  * layers) and behind an async servlet ({@code loop-peer servlet}: the mashup server's inbound design without its
- * features), the mashup server in
+ * features), the same fan-out in C by nginx's server-side includes ({@link NginxSsiPeer}, when {@code nginx} is
+ * on the {@code PATH}; skipped with the reason otherwise), the mashup server in
  * async mode (and virtual when the servers' JDK is 21 or newer), and the bare Jetty hello-world as the
- * floor — all against one partner-stubs process, each server a process of its own, measured in turn
+ * floor; beside them the mashup server (async) and the Vert.x peer with their calls over h2c (rows named
+ * {@code … h2c}) — all against one partner-stubs process, each server a process of its own, measured in turn
  * and interleaved over rounds (round 1 every server, round 2 every server, …) because the machine is
  * noisy and its noise drifts. Windows are taken as {@link Efficiency} takes them ({@link Measurement}).
  *
@@ -38,17 +43,23 @@ import java.util.regex.Pattern;
  * </pre>
  *
  * It prints a table per round and one of medians over the rounds: mashups/s, the server's CPU µs per
- * mashup, efficiency ((1 + C) × CPU per hello ÷ CPU per mashup), both as ratios to the best peer (the
- * peer with the most mashups/s), and the stubs' CPU per call; then the mashup server's targets against
- * the peers. Exit status: 0 when every request was answered 200, 1 otherwise, 2 for a bad command line.
+ * mashup, efficiency ((1 + C) × CPU per hello ÷ CPU per mashup), both as ratios to the best peer of the
+ * row's protocol (the peer with the most mashups/s), and the stubs' CPU per call; then the mashup server's
+ * targets against the peers, and its CPU per mashup over h2c against over HTTP/1.1 (the median of each round's
+ * ratio). Exit status: 0 when every request was answered 200, 1 otherwise, 2 for a bad command line.
  */
 public final class Peers {
     /** Vert.x, the JDK's client, Jetty's client, each written plainly: the mashup server's targets compare to these. */
     static final Peer VERTX = new Peer("vertx-peer", VertxFanOut.class, List.of(), true);
     static final Peer JDK = new Peer("jdk-peer", JdkFanOut.class, List.of(), true);
     static final Peer JETTY = new Peer("jetty-peer", JettyFanOut.class, List.of(), true);
-    /** Every peer, in the order measured after the hello floor and before the mashup server. */
-    static final List<Peer> PEERS = List.of(VERTX, JDK, JETTY,
+    /** What a row's name ends with when its partner calls go over h2c; the rest go over HTTP/1.1. */
+    static final String H2C = " h2c";
+    /** The Vert.x peer over h2c with prior knowledge: the best h2c peer the h2c rows compare to. */
+    static final Peer VERTX_H2C = new Peer("vertx-peer" + H2C, VertxFanOut.class, List.of("-Dvertx-peer.h2c=true"),
+            true);
+    /** Every Java peer, in the order measured after the hello floor and before the mashup server. */
+    static final List<Peer> PEERS = List.of(VERTX, VERTX_H2C, JDK, JETTY,
             new Peer("jetty-peer non-blocking", JettyFanOut.class, List.of("-Djetty-peer.nonBlocking=true"), true),
             new Peer("loop-peer", LoopFanOut.class, List.of(), false),
             new Peer("loop-peer servlet", LoopFanOut.class, List.of("-Dloop-peer.servlet=true"), false));
@@ -81,8 +92,8 @@ public final class Peers {
      *
      * @param rounds      C, the rounds, each window's load, and the servers' launch
      * @param baselineJar another build of mashup-server.jar, measured in each mode beside this one in the same
-     *                    rounds (as {@code baseline async}, and {@code baseline virtual} on JDK 21+) to compare two
-     *                    builds in one run; null for none
+     *                    rounds (as {@code baseline async}, {@code baseline async h2c}, and {@code baseline virtual}
+     *                    on JDK 21+) to compare two builds in one run; null for none
      */
     public record Settings(Rounds rounds, Path baselineJar) {
         public Settings(Rounds rounds) {
@@ -117,7 +128,7 @@ public final class Peers {
             PeersTable medians = new PeersTable(calls(), windows, -1);
             StringBuilder out = new StringBuilder();
             for (String server : windows.keySet()) {
-                if (!server.startsWith("mashup-server")) {
+                if (!server.startsWith("mashup-server") || server.endsWith(H2C)) {
                     continue;
                 }
                 double vertx = medians.perSecond(server) / medians.perSecond("vertx-peer");
@@ -129,7 +140,31 @@ public final class Peers {
                                 + "efficiency %.2f (≥ 0.6: %s)%n", server, calls(), vertx, met(vertx >= 1.0),
                         jdk, met(jdk >= 1.5), cpu, met(cpu <= 1.2), efficiency, met(efficiency >= 0.6)));
             }
+            for (String server : windows.keySet()) {
+                if (server.endsWith(H2C) && !server.equals(VERTX_H2C.name())) {
+                    out.append(h2cTarget(server, medians));
+                }
+            }
             return out.toString();
+        }
+
+        /** The h2c row's CPU per mashup over its HTTP/1.1 twin's, round by round, and its mashups/s over Vert.x's. */
+        private String h2cTarget(String server, PeersTable medians) {
+            String twin = server.substring(0, server.length() - H2C.length());
+            List<Window> h2c = windows.get(server);
+            List<Window> http1 = windows.get(twin);
+            double[] ratios = new double[h2c.size()];
+            for (int r = 0; r < ratios.length; r++) {
+                ratios[r] = h2c.get(r).cpuMicrosPerRequest() / http1.get(r).cpuMicrosPerRequest();
+            }
+            Arrays.sort(ratios);
+            int middle = ratios.length / 2;
+            double cpu = ratios.length % 2 == 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2;
+            double rate = medians.perSecond(server) / medians.perSecond(VERTX_H2C.name());
+            return String.format(Locale.ROOT, "targets, %s at C = %d: CPU per mashup %.2f× %s's (median of the rounds' "
+                            + "ratios, %.2f–%.2f; ≤ 1.2: %s); mashups/s %.2f× %s's (≥ 1.0: %s)%n", server, calls(), cpu,
+                    twin, ratios[0], ratios[ratios.length - 1], met(cpu <= 1.2), rate, VERTX_H2C.name(),
+                    met(rate >= 1.0));
         }
 
         private static String met(boolean met) {
@@ -155,20 +190,34 @@ public final class Peers {
         Map<String, ServerProcess> servers = new LinkedHashMap<>();
         Map<String, List<Window>> windows = new LinkedHashMap<>();
         Path definitions = Files.createTempFile("peers-", ".json");
-        try (StubProcess stubs = StubProcess.start(launch.stubJar(), List.of(), List.of())) {
+        Path h2cDefinitions = Files.createTempFile("peers-h2c-", ".json");
+        Path nginxFiles = Files.createTempDirectory("peers-nginx-");
+        // One stub process for every row: HTTP/1.1 and h2c (prior knowledge) on the same port.
+        try (StubProcess stubs = StubProcess.start(launch.stubJar(), List.of(), List.of("--h2c"))) {
             Files.writeString(definitions, Efficiency.definitionsJson(stubs.uri(), List.of(c), false));
+            Files.writeString(h2cDefinitions, Efficiency.definitionsJson(stubs.uri(), List.of(c), true));
             String partner = stubs.uri().resolve("/stub").toString();
             Map<String, Start> rows = new LinkedHashMap<>();
             rows.put("hello", () -> Efficiency.startHello(launch, false));
             for (Peer peer : PEERS) {
                 rows.put(peer.name(), () -> peer.start(launch, partner, c));
             }
+            Path nginx = NginxSsiPeer.onPath();
+            if (nginx == null) {
+                System.out.println(NginxSsiPeer.NAME + ": skipped — no nginx on the PATH (Debian: apt-get install nginx)");
+            } else {
+                rows.put(NginxSsiPeer.NAME, () -> NginxSsiPeer.start(nginx, nginxFiles, stubs.uri().resolve("/stub"), c));
+            }
             for (String mode : modes) {
                 rows.put("mashup-server " + mode, () -> Efficiency.startMashup(launch, definitions, mode));
             }
-            for (String mode : settings.baselineJar() == null ? List.<String>of() : modes) {
-                rows.put("baseline " + mode, () -> Efficiency.startMashup(launch.withMashupJar(settings.baselineJar()),
-                        definitions, mode));
+            rows.put("mashup-server async" + H2C, () -> Efficiency.startMashup(launch, h2cDefinitions, "async"));
+            Launch baseline = settings.baselineJar() == null ? null : launch.withMashupJar(settings.baselineJar());
+            for (String mode : baseline == null ? List.<String>of() : modes) {
+                rows.put("baseline " + mode, () -> Efficiency.startMashup(baseline, definitions, mode));
+            }
+            if (baseline != null) {
+                rows.put("baseline async" + H2C, () -> Efficiency.startMashup(baseline, h2cDefinitions, "async"));
             }
             Map<String, InterleavedRounds.Target> targets = new LinkedHashMap<>();
             for (Map.Entry<String, Start> row : rows.entrySet()) {
@@ -183,8 +232,18 @@ public final class Peers {
         } finally {
             servers.values().forEach(ServerProcess::close);
             Files.deleteIfExists(definitions);
+            Files.deleteIfExists(h2cDefinitions);
+            deleteTree(nginxFiles);
         }
         return new Report(settings, machine, windows);
+    }
+
+    private static void deleteTree(Path directory) throws IOException {
+        try (Stream<Path> paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
     }
 
     /** Cores, memory, OS, the servers' JVM and this one, and how the windows were taken. */
@@ -203,8 +262,8 @@ public final class Peers {
     }
 
     private static final String USAGE = Rounds.usage("the servers' JVM; default: this one") + " --baseline-jar PATH "
-            + "(another mashup-server.jar, measured beside it in each mode, as \"baseline async\" and, on JDK 21+, "
-            + "\"baseline virtual\") --help --version";
+            + "(another mashup-server.jar, measured beside it in each mode, as \"baseline async\", \"baseline async h2c\" "
+            + "and, on JDK 21+, \"baseline virtual\") --help --version";
 
     public static void main(String[] args) throws Exception {
         Rounds.Reader rounds = Rounds.reader(Rounds.defaults());

@@ -5,6 +5,7 @@ import io.rc10k.broker.PartnerTls;
 import io.rc10k.broker.Protocol;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executor;
@@ -22,15 +23,17 @@ import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.util.component.ContainerLifeCycle;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.Invocable.InvocationType;
 import org.eclipse.jetty.util.thread.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * How the broker reaches each partner: HTTP/1.1 partners on the broker's own loops ({@link Http1Wire}),
- * h2c ones on one Jetty {@link HttpClient}, https ones on that client or — for TLS settings of their own
- * (a CA file, a client certificate) — on a client per settings. Assembled in three named steps when the
- * broker starts ({@link #jettyClient}, {@link #tlsClients}, {@link #http1Loops}), all on the shared pool,
+ * h2c ones on a Jetty {@link HttpClient} of their own whose answers complete where they are parsed (see
+ * {@link #h2cClient}), https ones on another client or — for TLS settings of their own (a CA file, a client
+ * certificate) — on a client per settings. Assembled in named steps when the broker starts
+ * ({@link #jettyClient}, {@link #h2cClient}, {@link #tlsClients}, {@link #http1Loops}), all on the shared pool,
  * scheduler and buffers; started and stopped as one bean of the broker, its clients and loops its beans.
  *
  * <pre>{@code
@@ -50,6 +53,8 @@ public final class Wires extends ContainerLifeCycle {
     private final ByteBufferPool buffers;
     private final int selectors;
     private final HttpClient http;
+    /** The client of h2c partners, or null when no partner is h2c. */
+    private final HttpClient h2cHttp;
     /** By partner name, for https partners: their wire and the client it runs on. */
     private final Map<String, Wire> secureWires = new HashMap<>();
     private final Map<String, HttpClient> secureClients = new HashMap<>();
@@ -69,18 +74,21 @@ public final class Wires extends ContainerLifeCycle {
         this.scheduler = scheduler;
         this.buffers = buffers;
         this.selectors = selectors;
-        this.http = jettyClient("broker-client", TlsMaterial.sslContextFactory("broker-client", PartnerTls.DEFAULT));
+        this.http = jettyClient("broker-client", TlsMaterial.sslContextFactory("broker-client", PartnerTls.DEFAULT),
+                InvocationType.BLOCKING);
+        this.h2cHttp = anyH2c(partners.values()) ? h2cClient() : null;
         tlsClients();
         this.http1 = http1Loops();
-        this.h2c = new JettyWire(http, HttpVersion.HTTP_2);
+        this.h2c = h2cHttp == null ? null : new JettyWire(h2cHttp, HttpVersion.HTTP_2);
         this.jettyHttp1 = http1OverJetty ? new JettyWire(http, HttpVersion.HTTP_1_1) : null;
     }
 
     /**
      * Step one: one of Jetty's clients on the shared pool, scheduler and buffers — HTTP/1.1, h2c, and over TLS
-     * h2 or HTTP/1.1 by ALPN, with {@code tls} for every https partner it calls.
+     * h2 or HTTP/1.1 by ALPN, with {@code tls} for every https partner it calls; {@code invocation} says where
+     * answers are handled: {@code BLOCKING} on a pool thread, {@code NON_BLOCKING} on the thread that parsed them.
      */
-    private HttpClient jettyClient(String name, SslContextFactory.Client tls) {
+    private HttpClient jettyClient(String name, SslContextFactory.Client tls, InvocationType invocation) {
         ClientConnector connector = new ClientConnector();
         connector.setExecutor(executor);
         connector.setScheduler(scheduler);
@@ -92,6 +100,7 @@ public final class Wires extends ContainerLifeCycle {
         HttpClientTransportDynamic transport = new HttpClientTransportDynamic(connector,
                 HttpClientConnectionFactory.HTTP11, new ClientConnectionFactoryOverHTTP2.HTTP2(h2));
         transport.setConnectionPoolFactory(new PartnerPools(partners));
+        transport.setInvocationType(invocation);
         HttpClient client = new HttpClient(transport);
         client.setExecutor(executor);
         client.setScheduler(scheduler);
@@ -116,7 +125,23 @@ public final class Wires extends ContainerLifeCycle {
                 .orElse(Partner.DEFAULT_CONNECT_TIMEOUT);
     }
 
-    /** Step two: each https partner's wire, on the default client or on the client of its own TLS settings. */
+    /**
+     * Step two: the client of h2c partners. Non-blocking: each answer is parsed and completed, its listener
+     * events included, on the thread that read its frames (a selector, or the thread it handed selection to), as
+     * the HTTP/1.1 loops do, instead of a pool thread being woken per stream. https partners keep a blocking
+     * client: TLS work and many connections being opened do not belong on a selector.
+     */
+    private HttpClient h2cClient() {
+        return jettyClient("broker-client-h2c", TlsMaterial.sslContextFactory("broker-client-h2c", PartnerTls.DEFAULT),
+                InvocationType.NON_BLOCKING);
+    }
+
+    /** Whether any partner is h2c: only then does the broker run a client (and its selectors) for h2c. */
+    public static boolean anyH2c(Collection<Partner> partners) {
+        return partners.stream().anyMatch(p -> !p.secure() && p.protocol() == Protocol.H2C);
+    }
+
+    /** Step three: each https partner's wire, on the default client or on the client of its own TLS settings. */
     private void tlsClients() {
         Map<PartnerTls, HttpClient> byTls = new HashMap<>();
         for (Partner partner : partners.values()) {
@@ -130,7 +155,7 @@ public final class Wires extends ContainerLifeCycle {
             HttpClient client = partner.tls().equals(PartnerTls.DEFAULT) ? http : byTls.get(partner.tls());
             if (client == null) {
                 client = jettyClient("broker-client-tls-" + (byTls.size() + 1),
-                        TlsMaterial.sslContextFactory(partner.name(), partner.tls()));
+                        TlsMaterial.sslContextFactory(partner.name(), partner.tls()), InvocationType.BLOCKING);
                 byTls.put(partner.tls(), client);
             }
             secureClients.put(partner.name(), client);
@@ -139,7 +164,7 @@ public final class Wires extends ContainerLifeCycle {
         }
     }
 
-    /** Step three: the broker's own loops for HTTP/1.1 partners. */
+    /** Step four: the broker's own loops for HTTP/1.1 partners. */
     private Http1Wire http1Loops() throws IOException {
         Http1Wire loops = new Http1Wire(partners.values(), executor, loops(selectors, executor));
         addBean(loops, true);
@@ -167,7 +192,8 @@ public final class Wires extends ContainerLifeCycle {
         if (jettyHttp1 == null && !partner.secure() && partner.protocol() == Protocol.HTTP_1_1) {
             return http1.connections(partner.name());
         }
-        HttpClient client = partner.secure() ? secureClients.get(partner.name()) : http;
+        HttpClient client = partner.secure() ? secureClients.get(partner.name())
+                : partner.protocol() == Protocol.H2C ? h2cHttp : http;
         int[] counts = new int[3];
         for (Destination destination : client.getDestinations()) {
             if (partner.name().equals(destination.getOrigin().getTag())) {
@@ -187,7 +213,7 @@ public final class Wires extends ContainerLifeCycle {
         return http1.isLoopThread();
     }
 
-    /** The Jetty client of h2c partners, for tests to inspect. */
+    /** The Jetty client of https partners, for tests to inspect. */
     public HttpClient httpClient() {
         return http;
     }
