@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.client.CompletableResponseListener;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
@@ -70,6 +71,7 @@ class GracefulMashupsTest {
         // (at most 1 s by default), so a keep-alive connection idle that long is closed during the drain
         // instead of answered. This test is about a request that does arrive on one: keep it open for the
         // whole drain, however long this machine takes between the first answer and the second request.
+        // (The stop then waits for every connection to close: the held request's closes after its answer.)
         connector.setShutdownIdleTimeout(60_000);
         MashupMetrics metrics = server.getBean(MashupMetrics.class);
         GracefulHandler graceful = server.getDescendant(GracefulHandler.class);
@@ -86,7 +88,8 @@ class GracefulMashupsTest {
 
             // Held 8 s at its partner: the drain lasts at least that long, however slow this machine.
             CompletableFuture<ContentResponse> held = new CompletableResponseListener(client.newRequest(
-                    "http://127.0.0.1:" + port + "/mashup/wait?ms=8000").timeout(60, TimeUnit.SECONDS)).send();
+                    "http://127.0.0.1:" + port + "/mashup/wait?ms=8000").headers(h -> h.put(HttpHeader.CONNECTION, "close"))
+                    .timeout(60, TimeUnit.SECONDS)).send();
             Await.until(() -> metrics.inboundInFlight() == 1, () -> "in flight: " + metrics.inboundInFlight());
             stopping = CompletableFuture.runAsync(() -> {
                 try {
