@@ -22,10 +22,10 @@ import java.nio.charset.StandardCharsets;
  * is paid once per run, not per request, so the servers' CPU goes to requests, not to accepts.
  * Not thread-safe; one {@link #run} at a time.
  */
-final class KeepAliveLoad {
+public final class KeepAliveLoad {
     /** What a run saw. */
-    record Result(long ok, long failed, String firstFailure, long elapsedNanos) {
-        double perSecond() {
+    public record Result(long ok, long failed, String firstFailure, long elapsedNanos) {
+        public double perSecond() {
             return ok * 1e9 / elapsedNanos;
         }
     }
@@ -41,17 +41,19 @@ final class KeepAliveLoad {
     private boolean sending;
     private int onTheWire;
 
-    /** One connection: its channel and what it has read of the current answer. */
+    /** One connection: its channel, what it has read of the current answer, and whether an answer is owed. */
     private static final class Connection {
         final SocketChannel channel;
         ByteBuffer in = ByteBuffer.allocate(BUFFER);
+        /** A request was meant for it (sent, or to be sent once connected) and its answer is not all in. */
+        boolean waiting;
 
         Connection(SocketChannel channel) {
             this.channel = channel;
         }
     }
 
-    KeepAliveLoad(URI target) {
+    public KeepAliveLoad(URI target) {
         this.address = new InetSocketAddress(target.getHost(), target.getPort());
         String path = target.getRawPath() == null || target.getRawPath().isEmpty() ? "/" : target.getRawPath();
         String pathAndQuery = path + (target.getRawQuery() == null ? "" : "?" + target.getRawQuery());
@@ -64,7 +66,16 @@ final class KeepAliveLoad {
      * (bounded) for the answers still due, and closes every connection. Returns once all that is done,
      * so whatever the server spent meanwhile was spent on the requests counted.
      */
-    Result run(int connections, long millis) throws IOException {
+    public Result run(int connections, long millis) throws IOException {
+        return run(connections, 0, millis, DRAIN_MILLIS);
+    }
+
+    /**
+     * As {@link #run(int, long)}, with the connections opened evenly over {@code rampMillis} (0: all at once)
+     * rather than in one storm of connects, and waiting at most {@code drainMillis} for the answers due when
+     * sending stops. Sending stops {@code millis} after the start, never before every connection was opened.
+     */
+    public Result run(int connections, long rampMillis, long millis, long drainMillis) throws IOException {
         ok = 0;
         failed = 0;
         firstFailure = null;
@@ -73,21 +84,29 @@ final class KeepAliveLoad {
         long start = System.nanoTime();
         long end = start + millis * 1_000_000;
         try (Selector selector = Selector.open()) {
-            for (int i = 0; i < connections; i++) {
-                open(selector);
+            int opened = 0;
+            while (opened < connections) {
+                long due = start + rampMillis * 1_000_000 * opened / connections;
+                long now = System.nanoTime();
+                if (now >= due) {
+                    open(selector);
+                    opened++;
+                } else {
+                    poll(selector, Math.max(1, (due - now) / 1_000_000));
+                }
             }
             while (System.nanoTime() < end) {
                 poll(selector, Math.max(1, (end - System.nanoTime()) / 1_000_000));
             }
             sending = false;
-            long drainEnd = System.nanoTime() + DRAIN_MILLIS * 1_000_000;
+            long drainEnd = System.nanoTime() + drainMillis * 1_000_000;
             while (onTheWire > 0 && System.nanoTime() < drainEnd) {
                 poll(selector, 100);
             }
             long elapsed = System.nanoTime() - start;
             if (onTheWire > 0) {
                 failed += onTheWire - 1;
-                fail(onTheWire + " answers missing " + DRAIN_MILLIS + " ms after the last request");
+                fail(onTheWire + " answers missing " + drainMillis + " ms after the last request");
             }
             for (SelectionKey key : selector.keys()) {
                 key.channel().close();
@@ -96,13 +115,23 @@ final class KeepAliveLoad {
         }
     }
 
+    /**
+     * Connects without waiting, so that thousands of connections can be on their way at once, and sends the
+     * connection's first request as soon as it is connected; that request is owed an answer from now on.
+     */
     private void open(Selector selector) throws IOException {
-        SocketChannel channel = SocketChannel.open(address);
+        SocketChannel channel = SocketChannel.open();
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
         channel.configureBlocking(false);
         Connection connection = new Connection(channel);
-        channel.register(selector, SelectionKey.OP_READ, connection);
-        send(connection);
+        connection.waiting = true;
+        onTheWire++;
+        if (channel.connect(address)) {
+            channel.register(selector, SelectionKey.OP_READ, connection);
+            send(connection);
+        } else {
+            channel.register(selector, SelectionKey.OP_CONNECT, connection);
+        }
     }
 
     private void poll(Selector selector, long waitMillis) throws IOException {
@@ -119,15 +148,27 @@ final class KeepAliveLoad {
         }
     }
 
-    /** Reads what came on the key's connection; a connection that broke is replaced while the run lasts. */
+    /**
+     * Sends on a connection just connected, or reads what came on it; a connection that broke is replaced while
+     * the run lasts.
+     */
     private void ready(Selector selector, SelectionKey key) throws IOException {
         Connection connection = (Connection) key.attachment();
         try {
-            read(connection);
+            if (key.isConnectable()) {
+                connection.channel.finishConnect();
+                key.interestOps(SelectionKey.OP_READ);
+                send(connection);
+            } else {
+                read(connection);
+            }
         } catch (IOException e) {
-            // Its answer is lost; a fresh connection takes its place.
-            onTheWire--;
-            fail(e.toString());
+            // An answer it owed is lost, while an idle connection the server closed (its idle timeout, during a
+            // long drain) lost nothing. A fresh connection takes its place.
+            if (connection.waiting) {
+                onTheWire--;
+                fail(e.toString());
+            }
             key.channel().close();
             if (sending) {
                 open(selector);
@@ -141,7 +182,6 @@ final class KeepAliveLoad {
             // One small request per connection at a time: the socket buffer is empty, a write rarely splits.
             connection.channel.write(out);
         }
-        onTheWire++;
     }
 
     private void read(Connection connection) throws IOException {
@@ -192,7 +232,10 @@ final class KeepAliveLoad {
         }
         in.clear();
         onTheWire--;
+        connection.waiting = false;
         if (sending) {
+            connection.waiting = true;
+            onTheWire++;
             send(connection);
         }
     }
