@@ -19,7 +19,7 @@ import java.util.List;
  *
  * Process times come from {@link ProcessHandle} (user + system), the machine's from {@code /proc/stat}.
  */
-final class CpuMeter {
+public final class CpuMeter {
     private final long serverPid;
     private final List<Long> otherPids;
     private final long begunNanos;
@@ -32,7 +32,7 @@ final class CpuMeter {
      * @param processesPercentOfMachine the experiment's processes, in percent of all cores
      * @param machineBusyPercent        the whole machine, in percent of all cores
      */
-    record Use(double serverPercentOfCore, double processesPercentOfMachine, double machineBusyPercent) {
+    public record Use(double serverPercentOfCore, double processesPercentOfMachine, double machineBusyPercent) {
         static final Use UNKNOWN = new Use(Double.NaN, Double.NaN, Double.NaN);
     }
 
@@ -46,11 +46,11 @@ final class CpuMeter {
     }
 
     /** Starts measuring; {@code otherPids} are the experiment's processes besides the server and this JVM. */
-    static CpuMeter start(long serverPid, List<Long> otherPids) {
+    public static CpuMeter start(long serverPid, List<Long> otherPids) {
         return new CpuMeter(serverPid, otherPids);
     }
 
-    Use stop() {
+    public Use stop() {
         double wallMillis = (System.nanoTime() - begunNanos) / 1e6;
         double server = processMillis(serverPid) - serverStart;
         double others = othersMillis() - othersStart;

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /** {@code mashup-server.jar} as a process of its own, on an ephemeral port, access log off, as a load experiment needs it. */
-final class MashupProcess implements AutoCloseable {
-    static final Path DEFAULT_JAR = Path.of("mashup-server", "target", "mashup-server.jar");
+public final class MashupProcess implements AutoCloseable {
+    public static final Path DEFAULT_JAR = Path.of("mashup-server", "target", "mashup-server.jar");
     private static final Pattern READY = Pattern.compile("mashup-server ready on (http://\\S+)");
 
     private final ServerProcess process;
@@ -19,23 +19,23 @@ final class MashupProcess implements AutoCloseable {
         this.process = process;
     }
 
-    static MashupProcess start(Path jar, List<String> jvmArgs, List<String> args) throws IOException {
+    public static MashupProcess start(Path jar, List<String> jvmArgs, List<String> args) throws IOException {
         List<String> all = new ArrayList<>(List.of("--port", "0"));
         all.addAll(ServerProcess.NO_ACCESS_LOG);
         all.addAll(args);
         return new MashupProcess(ServerProcess.startJar("mashup", jar, jvmArgs, all, READY));
     }
 
-    URI uri() {
+    public URI uri() {
         return process.uri();
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
     /** A full GC in the server, so that heap used afterwards is the live heap. */
-    void gc() throws IOException, InterruptedException {
+    public void gc() throws IOException, InterruptedException {
         process.gc();
     }
 

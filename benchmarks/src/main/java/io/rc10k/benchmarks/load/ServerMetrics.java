@@ -19,7 +19,7 @@ import org.eclipse.jetty.client.HttpClient;
  * double inFlight = ServerMetrics.inbound(now);
  * }</pre>
  */
-final class ServerMetrics {
+public final class ServerMetrics {
     /** The live heap after a full GC: G1 leaves every live object in old regions; what the scrape allocates is in eden. */
     static final String LIVE_HEAP = "jvm_memory_used_bytes{area=\"heap\",id=\"G1 Old Gen\"}";
     /** What Micrometer labels a GC that {@code jcmd <pid> GC.run} asked for. */
@@ -28,12 +28,12 @@ final class ServerMetrics {
     private final HttpClient client;
     private final URI metrics;
 
-    ServerMetrics(HttpClient client, URI metrics) {
+    public ServerMetrics(HttpClient client, URI metrics) {
         this.client = client;
         this.metrics = metrics;
     }
 
-    Prometheus scrape() throws Exception {
+    public Prometheus scrape() throws Exception {
         ContentResponse response = client.newRequest(metrics).timeout(10, TimeUnit.SECONDS).send();
         if (response.getStatus() != 200) {
             throw new IOException("GET " + metrics + ": status " + response.getStatus());
@@ -45,7 +45,7 @@ final class ServerMetrics {
      * A full GC in {@code server} through {@code jcmd GC.run}, confirmed by the server's own GC counter
      * (bounded wait: the counter is raised by a GC notification, just after the collection), then a scrape.
      */
-    Prometheus afterFullGc(MashupProcess server) throws Exception {
+    public Prometheus afterFullGc(MashupProcess server) throws Exception {
         double before = scrape().sum("jvm_gc_pause_seconds_count", DIAGNOSTIC_GC);
         server.gc();
         long limit = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -62,23 +62,23 @@ final class ServerMetrics {
         }
     }
 
-    static double inbound(Prometheus p) {
+    public static double inbound(Prometheus p) {
         return required(p, "mashup_inbound_inflight");
     }
 
-    static double outbound(Prometheus p) {
+    public static double outbound(Prometheus p) {
         return required(p, "mashup_outbound_inflight");
     }
 
     /** Open partner connections, summed over partners (the gauge's one label is {@code partner}). */
-    static double connectionsOpen(Prometheus p) {
+    public static double connectionsOpen(Prometheus p) {
         if (p.series().keySet().stream().noneMatch(k -> k.startsWith("mashup_outbound_connections{"))) {
             throw new IllegalStateException("no mashup_outbound_connections{partner=…} in /metrics");
         }
         return p.sum("mashup_outbound_connections", "");
     }
 
-    static double liveHeap(Prometheus p) {
+    public static double liveHeap(Prometheus p) {
         return required(p, LIVE_HEAP);
     }
 
@@ -88,7 +88,7 @@ final class ServerMetrics {
     }
 
     /** How each series whose key starts with {@code prefix} grew from {@code before} to {@code after}. */
-    static Map<String, Long> growth(Prometheus before, Prometheus after, String prefix) {
+    public static Map<String, Long> growth(Prometheus before, Prometheus after, String prefix) {
         Map<String, Long> growth = new TreeMap<>();
         after.series().forEach((key, value) -> {
             if (key.startsWith(prefix)) {
