@@ -42,6 +42,8 @@ public final class Experiments {
                 --path PATH            the mashup (default /mashup/c6)
                 --inter-arrivals LIST  seconds (default 0.04,0.02,0.01,0.005,0.004,0.003,0.002)
                 --phase-seconds S      default 60
+                --max-inflight N       the server's admission limit (default 0: the server's own, derived
+                                       from the open-file limit, at most 10,000)
               reactor-surface (no JMeter: a closed-loop NIO client, docs/results/reactor-surface.md):
                 --models LIST          srst,srmt,mrmt (default all three)
                 --selectors LIST       MRMT's selector counts (default 1,2,4)
@@ -109,6 +111,7 @@ public final class Experiments {
         String path = "/mashup/c6";
         List<Double> interArrivals = List.of(0.04, 0.02, 0.01, 0.005, 0.004, 0.003, 0.002);
         int phaseSeconds = 60;
+        int maxInFlight = 0;
         List<String> models = ReactorServer.MODELS;
         List<Integer> selectors = List.of(1, 2, 4);
         List<Integer> threads = List.of(1, 2, 4, 8, 16, 32, 64, 128);
@@ -135,6 +138,7 @@ public final class Experiments {
                 case "--path" -> path = line.value();
                 case "--inter-arrivals" -> interArrivals = positive(line, line.doubleList());
                 case "--phase-seconds" -> phaseSeconds = positive(line, line.intValue());
+                case "--max-inflight" -> maxInFlight = line.intValue();
                 case "--models" -> models = line.list();
                 case "--selectors" -> selectors = positive(line, line.intList());
                 case "--threads" -> threads = positive(line, line.intList());
@@ -150,6 +154,9 @@ public final class Experiments {
         }
         if (experiment == null) {
             throw line.fail("no experiment named (accepted: thread-count, open-model, reactor-surface)");
+        }
+        if (maxInFlight < 0) {
+            throw line.fail("--max-inflight", maxInFlight + " (accepted: 0 for the server's own, or at least 1)");
         }
         if (pool < 0) {
             throw line.fail("--pool", pool + " (accepted: numbers > 0, or 0 for no fixed-pool sweep)");
@@ -213,7 +220,7 @@ public final class Experiments {
             failed = new ThreadCountExperiment(lab, settings).run();
         } else {
             OpenModelExperiment.Settings settings = new OpenModelExperiment.Settings(modes, config, path,
-                    interArrivals, phaseSeconds);
+                    interArrivals, phaseSeconds, maxInFlight);
             double fastest = settings.interArrivals().stream().mapToDouble(Double::doubleValue).min().orElse(1);
             // Requests are taken to be held for half their deadline: c6.json's calls take 5 s of its 10 s.
             long inbound = (long) Math.ceil(OpenModelExperiment.deadline(lab.config(settings.config())) / 2000.0

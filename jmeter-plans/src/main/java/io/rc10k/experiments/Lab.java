@@ -60,9 +60,15 @@ record Lab(Path root, Path out, JMeter jmeter, Map<Integer, Integer> stubPorts) 
 
     /** A fresh mashup server on an ephemeral port, access log off, its partners where the stubs are. */
     ServerProcess startMashup(Path config, String mode, int maxThreads) throws IOException {
+        return startMashup(config, mode, maxThreads, List.of());
+    }
+
+    /** As {@link #startMashup(Path, String, int)}, with more of the server's options ({@code --max-inflight N}, say). */
+    ServerProcess startMashup(Path config, String mode, int maxThreads, List<String> options) throws IOException {
         List<String> args = new ArrayList<>(List.of("--config", withStubPorts(config).toString(), "--mode", mode,
                 "--port", "0", "--admin-port", "-1", "--max-threads", Integer.toString(maxThreads)));
         args.addAll(ServerProcess.NO_ACCESS_LOG);
+        args.addAll(options);
         return ServerProcess.startJar("mashup", jar("mashup-server"), List.of(), args, MASHUP_READY);
     }
 

@@ -30,14 +30,24 @@ final class OpenModelExperiment {
     static final String CSV_HEADER = "mode,phase,inter_arrival_s,target_rps,sent,achieved_rps,ok,errors,p50_ms,p99_ms,"
             + "max_ms,throughput_rps,inbound_mean,inbound_max,outbound_mean,outbound_max,live_threads_max,stable";
 
-    /** Settings of one run. */
-    record Settings(List<String> modes, String config, String path, List<Double> interArrivals, int phaseSeconds) {
+    /**
+     * Settings of one run.
+     *
+     * @param maxInFlight the server's {@code --max-inflight}; 0 leaves the server's own (derived) limit
+     */
+    record Settings(List<String> modes, String config, String path, List<Double> interArrivals, int phaseSeconds,
+            int maxInFlight) {
     }
 
-    /** One phase of one mode. */
+    /**
+     * One phase of one mode.
+     *
+     * @param meanMillis the mean response time of the phase's requests, whatever their answer
+     * @param shed       the phase's requests answered 503 (the server's admission limit, or a stop)
+     */
     record Phase(String mode, int index, double interArrival, long sent, long ok, long p50, long p99, long max,
             double throughput, double inboundMean, double inboundMax, double outboundMean, double outboundMax,
-            double liveMax, int phaseSeconds, long deadlineMillis) {
+            double liveMax, int phaseSeconds, long deadlineMillis, double meanMillis, long shed) {
 
         double target() {
             return 1 / interArrival;
@@ -107,9 +117,10 @@ final class OpenModelExperiment {
                 phases.addAll(measured);
                 for (Phase p : measured) {
                     Files.writeString(csv, p.csv() + "\n", StandardOpenOption.APPEND);
-                    System.out.printf(Locale.ROOT, "   %s %.3f s: %d sent (%.1f/s), %d errors, p99 %d ms, "
-                            + "in %.0f / out %.0f max, %s%n", mode, p.interArrival(), p.sent(), p.achieved(),
-                            p.errors(), p.p99(), p.inboundMax(), p.outboundMax(), p.stable() ? "stable" : "NOT stable");
+                    System.out.printf(Locale.ROOT, "   %s %.4f s: %d sent (%.1f/s), %d errors (%d shed: 503), mean "
+                            + "%.0f ms, p99 %d ms, in %.0f / out %.0f max, %s%n", mode, p.interArrival(), p.sent(),
+                            p.achieved(), p.errors(), p.shed(), p.meanMillis(), p.p99(), p.inboundMax(),
+                            p.outboundMax(), p.stable() ? "stable" : "NOT stable");
                 }
                 progress.end();
             }
@@ -122,7 +133,9 @@ final class OpenModelExperiment {
     private List<Phase> measure(String mode, long runSeconds) throws IOException, InterruptedException {
         int poolMax = mode.equals("sync") ? 4_000 : 64;
         Path jtl = lab.out().resolve("raw").resolve("open-model-" + mode + ".jtl");
-        try (ServerProcess server = lab.startMashup(lab.config(settings.config()), mode, poolMax)) {
+        List<String> options = settings.maxInFlight() > 0
+                ? List.of("--max-inflight", Integer.toString(settings.maxInFlight())) : List.of();
+        try (ServerProcess server = lab.startMashup(lab.config(settings.config()), mode, poolMax, options)) {
             Lab.Run run = lab.runPlan(server, "open-model.jmx", jtl, Map.of("path", settings.path(),
                     "schedule", schedule(), "timeout", Long.toString(deadlineMillis + 20_000)),
                     Duration.ofSeconds(runSeconds + 180));
@@ -148,7 +161,8 @@ final class OpenModelExperiment {
                         ThreadCountExperiment.mean(steady, "mashup_outbound_inflight"),
                         ThreadCountExperiment.max(steady, "mashup_outbound_inflight"),
                         ThreadCountExperiment.max(steady, "jvm_threads_live_threads"), settings.phaseSeconds(),
-                        deadlineMillis));
+                        deadlineMillis, sent.stream().mapToLong(Jtl.Sample::elapsed).average().orElse(0),
+                        sent.stream().filter(s -> "503".equals(s.code())).count()));
             }
             return result;
         }

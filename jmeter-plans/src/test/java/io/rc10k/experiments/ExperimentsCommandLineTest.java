@@ -54,6 +54,8 @@ class ExperimentsCommandLineTest {
         assertBadLine("--users: not a list of whole numbers: 10,many", "thread-count", "--users", "10,many");
         assertBadLine("--phase-seconds: 0 (accepted: numbers > 0)", "open-model", "--phase-seconds", "0");
         assertBadLine("--modes: fast (accepted: sync, async, virtual)", "open-model", "--modes", "fast");
+        assertBadLine("--max-inflight: -1 (accepted: 0 for the server's own, or at least 1)", "open-model",
+                "--max-inflight", "-1");
         assertBadLine("fig-4: not one of thread-count, open-model, reactor-surface", "fig-4");
         assertBadLine("no experiment named (accepted: thread-count, open-model, reactor-surface)");
         assertBadLine("--kinds: \"nap\" (accepted: sleep, cpu, c1, c6)", "reactor-surface", "--kinds", "nap");
