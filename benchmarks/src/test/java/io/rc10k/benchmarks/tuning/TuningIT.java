@@ -1,0 +1,47 @@
+package io.rc10k.benchmarks.tuning;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The quick variant of the tuning sweeps, so that the command never rots: one knob (the pool's maximum), two
+ * values, one round of one-second windows against two real servers and the partner stubs. Checks the shape —
+ * a row per value with every column filled, every mashup answered, the table written — never the figures.
+ */
+class TuningIT {
+    private static final Path MASHUP_JAR = Path.of(System.getProperty("rc10k.mashup.jar",
+            "../mashup-server/target/mashup-server.jar"));
+    private static final Path STUB_JAR = Path.of(System.getProperty("rc10k.stubs.jar",
+            "../partner-stubs/target/partner-stubs.jar"));
+
+    @Test
+    void aKnobsTableHasARowPerValueWithItsColumnsAndIsWritten(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("tuning.md");
+        Rig.Settings settings = new Rig.Settings(MASHUP_JAR, STUB_JAR, ProcessHandle.current().info().command()
+                .orElse("java"), 1, 500, 1_000);
+        Tuning.Params params = new Tuning.Params(List.of(50.0), 50, List.of(), 0, 100, true);
+
+        List<Table> tables = Tuning.run(settings, params, List.of("threads"), List.of("200", "16"), out, "# test\n\n");
+
+        assertEquals(1, tables.size());
+        Table table = tables.get(0);
+        assertEquals(List.of("--max-threads", "mashups/s", "÷ baseline", "server CPU µs per mashup", "÷ baseline",
+                "failed"), table.columns(), table.markdown());
+        assertEquals(2, table.rows().size(), table.markdown());
+        assertEquals(List.of("200", "16"), table.rows().stream().map(r -> r.get(0)).toList(), table.markdown());
+        for (List<String> row : table.rows()) {
+            assertTrue(row.stream().noneMatch(String::isBlank), table.markdown());
+            assertEquals("0", row.get(5), "every mashup answered 200 and complete: " + table.markdown());
+            assertTrue(Double.parseDouble(row.get(1).replace(",", "")) > 0, table.markdown());
+        }
+        String written = Files.readString(out);
+        assertTrue(written.startsWith("# test") && written.contains("## threads")
+                && written.contains("| --max-threads | mashups/s |"), written);
+    }
+}
