@@ -76,8 +76,8 @@ public class MashupEndToEndBenchmark {
                 .mashup(definition.build())
                 .build();
         try {
-            server = MashupServer.createServer(MashupOptions.defaults().withPort(0)
-                    .withMode(io.rc10k.mashup.Mode.parse(mode)), definitions);
+            server = MashupServer.createServer(MashupOptions.builder().port(0)
+                    .mode(io.rc10k.mashup.Mode.parse(mode)).build(), definitions);
         } catch (IllegalArgumentException e) {
             stubs.close();
             throw e;

@@ -1,7 +1,6 @@
 package io.rc10k.experiments;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -76,7 +75,7 @@ final class OpenModelReport {
         concurrency.write(out.resolve("open-model-concurrency.svg"));
         throughput.write(out.resolve("open-model-throughput.svg"));
 
-        StringBuilder md = new StringBuilder("# Open model: arrival rate against stability (the paper's Fig. 5)\n\n")
+        StringBuilder md = new StringBuilder()
                 .append(Experiments.provenance())
                 .append(String.format(Locale.ROOT, "%nMashup `%s` from `%s` (deadline %,d ms); phases of %d s. "
                         + "Charts: [concurrency](open-model-concurrency.svg), [throughput](open-model-throughput.svg); "
@@ -101,6 +100,6 @@ final class OpenModelReport {
                     p.target(), p.inboundMax(), p.outboundMax())).orElse("none")).append('\n');
         }
         md.append(checks.markdown());
-        Files.writeString(out.resolve("open-model.md"), md);
+        ResultsPage.write(out.resolve("open-model.md"), "Open model: arrival rate against stability (the paper's Fig. 5)", md.toString());
     }
 }

@@ -46,9 +46,9 @@ public final class ReactorServer {
     static Server createServer(String stubs, String model, int selectors, int threads, int maxThreads, int clients,
             int adminPort) throws Exception {
         boolean multi = model.equals("mrmt");
-        MashupOptions options = MashupOptions.defaults().withPort(0).withAdminPort(adminPort).withMaxThreads(maxThreads)
-                .withAcceptors(multi ? 1 : 0).withSelectors(multi ? selectors : 1)
-                .withMaxConnections(Math.min(19_000, 2 * clients + 100)).withMaxInFlight(clients + 100);
+        MashupOptions options = MashupOptions.builder().port(0).adminPort(adminPort).maxThreads(maxThreads)
+                .acceptors(multi ? 1 : 0).selectors(multi ? selectors : 1)
+                .maxConnections(Math.min(19_000, 2 * clients + 100)).maxInFlight(clients + 100).build();
         Server server = MashupServer.createServer(options, definitions(stubs));
         QueuedThreadPool workers = null;
         if (!model.equals("srst")) {

@@ -2,7 +2,6 @@ package io.rc10k.experiments;
 
 import io.rc10k.mashup.Mode;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
@@ -114,7 +113,7 @@ final class ThreadCountReport {
     }
 
     private void writeTable2(Path file) throws IOException {
-        StringBuilder md = new StringBuilder("# Table 2: how long a request holds a thread\n\n")
+        StringBuilder md = new StringBuilder()
                 .append(Experiments.provenance())
                 .append("\nD: time a request held a container thread (`mashup_thread_hold_seconds`); S: time from "
                         + "routing to the written response (`mashup_request_seconds`); both means over the measured "
@@ -124,11 +123,11 @@ final class ThreadCountReport {
             md.append(String.format(Locale.ROOT, "| %s | %,d | %.3f | %.1f | %.5f |%n", p.label(), p.users(),
                     p.dMillis(), p.sMillis(), p.dMillis() / p.sMillis()));
         }
-        Files.writeString(file, md);
+        ResultsPage.write(file, "Table 2: how long a request holds a thread", md.toString());
     }
 
     private void writeSummary(Path file, List<ThreadCountExperiment.Point> pool) throws IOException {
-        StringBuilder md = new StringBuilder("# Thread count against users (the paper's Fig. 4)\n\n")
+        StringBuilder md = new StringBuilder()
                 .append(Experiments.provenance())
                 .append("\nCharts: [threads](thread-count-threads.svg), [throughput](thread-count-throughput.svg)")
                 .append(pool.isEmpty() ? "" : ", [cap law](thread-pool-cap.svg)")
@@ -141,6 +140,6 @@ final class ThreadCountReport {
                     p.baseline(), p.requestThreads(), p.threadsInUse(), p.eq1(), p.eq2(), p.sMillis()));
         }
         md.append(checks.markdown());
-        Files.writeString(file, md);
+        ResultsPage.write(file, "Thread count against users (the paper's Fig. 4)", md.toString());
     }
 }

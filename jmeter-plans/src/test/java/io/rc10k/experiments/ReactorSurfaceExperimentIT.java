@@ -39,11 +39,11 @@ class ReactorSurfaceExperimentIT {
         assertTrue(sleep5 <= 1_000_000 / 5_000 * 1.1, "one thread sleeping 5 ms answers at most ~200/s: " + sleep5);
         assertTrue(partner5 >= partner0 / 2, "the partner call keeps QPS flat: " + partner5 + " against " + partner0);
         assertTrue(partner5 > 2 * sleep5, "where the sleep falls: " + partner5 + " against " + sleep5);
-        for (String file : List.of("reactor-surface-data.md", "reactor-surface-time.svg",
+        for (String file : List.of("reactor-surface.md", "reactor-surface-time.svg",
                 "reactor-surface-time-long.svg", "reactor-surface-threads.svg")) {
             assertTrue(Files.size(out.resolve(file)) > 200, file + " written");
         }
-        assertEquals(0, status, "every check held (listed in reactor-surface-data.md)");
+        assertEquals(0, status, "every check held (listed in reactor-surface.md)");
     }
 
     private static double qps(List<Point> points, String model, String kind, int micros) {

@@ -3,34 +3,19 @@ package io.rc10k.mashup;
 import java.net.URI;
 
 /**
- * How one mashup server runs: where it listens, how it waits, and its bounds. Immutable.
+ * How one mashup server runs: where it listens, how it waits, and its bounds. Immutable; made by a
+ * {@link Builder}, which checks every value as it builds.
  *
- * @param host        address to bind
- * @param port        port (0: ephemeral)
- * @param mode        async, sync or virtual
- * @param maxThreads     the shared {@code QueuedThreadPool}'s maximum
- * @param maxInFlight    mashup requests admitted at once; more get 503 with Retry-After at once;
- *                       0 derives it from the open-file limit (see {@link io.rc10k.mashup.internal.admission.FileBudget})
- * @param maxConnections inbound connections at once; past it the server stops accepting until some
- *                       close; 0 derives it from the open-file limit
- * @param adminPort      a second port serving only the {@code /health} views, {@code /metrics} and the dashboard,
- *                       outside the connection limit, that stays open during a graceful stop: -1 none, 0 ephemeral
- * @param adminHost      address the admin port binds, apart from {@code host}: loopback by default, so that
- *                       {@code --host 0.0.0.0} publishes the mashups, not the metrics, probes and live view
- * @param observabilityOnAdminOnly {@code /metrics} and the {@code /health} views on the admin port only;
- *                       the main port answers 404 for them. Needs an admin port
- * @param otlpEndpoint   where to export spans with OTLP/HTTP ({@code http://collector:4318}, or a full
- *                       {@code .../v1/traces} URL), or null: nothing exported, nothing of it loaded
- * @param maxBufferedBytes the most bytes of partner response bodies held at once while they arrive, over
- *                       every partner; a call past it ends {@code memory_budget}. 0: a quarter of the heap
- * @param acceptors      the main connector's acceptor threads (Jetty's main reactor); 0 lets its selectors
- *                       accept too; -1: Jetty's default, by the cores
- * @param selectors      the main connector's selector threads (Jetty's sub-reactors); -1: Jetty's default, by the
- *                       cores
+ * <pre>{@code
+ * MashupOptions options = MashupOptions.builder().port(0).mode(Mode.SYNC).maxThreads(400).build();
+ * MashupOptions noAdmin = options.toBuilder().adminPort(-1).build();
+ * Server server = MashupServer.createServer(options, definitions);
+ * }</pre>
+ *
+ * <p>Each value's message names the command-line option that sets it ({@code --port: 70000 (accepted: 0 to
+ * 65535)}), as the server's command line maps one to one onto the builder.</p>
  */
-public record MashupOptions(String host, int port, Mode mode, int maxThreads, int maxInFlight, int maxConnections,
-        int adminPort, String adminHost, boolean observabilityOnAdminOnly, URI otlpEndpoint, long maxBufferedBytes,
-        int acceptors, int selectors) {
+public final class MashupOptions {
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final String DEFAULT_ADMIN_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
@@ -38,131 +23,298 @@ public record MashupOptions(String host, int port, Mode mode, int maxThreads, in
     /** The upper bound of the derived {@code maxInFlight}. */
     public static final int DEFAULT_MAX_IN_FLIGHT = 10_000;
 
-    public MashupOptions {
-        if (port < 0 || port > 65_535) {
-            throw new IllegalArgumentException("--port: " + port + " (accepted: 0 to 65535)");
-        }
-        if (maxThreads < 8) {
-            throw new IllegalArgumentException("--max-threads: " + maxThreads + " (accepted: at least 8)");
-        }
-        if (maxInFlight < 0) {
-            throw new IllegalArgumentException("--max-inflight: " + maxInFlight + " (accepted: 0 for derived, or at "
-                    + "least 1)");
-        }
-        if (maxConnections < 0) {
-            throw new IllegalArgumentException("--max-connections: " + maxConnections + " (accepted: 0 for derived, "
-                    + "or at least 1)");
-        }
-        if (adminPort < -1 || adminPort > 65_535) {
-            throw new IllegalArgumentException("--admin-port: " + adminPort + " (accepted: -1 for none, 0 to 65535)");
-        }
-        if (adminHost == null || adminHost.isBlank()) {
-            throw new IllegalArgumentException("--admin-host: \"" + adminHost + "\" (accepted: an address to bind, e.g. "
-                    + DEFAULT_ADMIN_HOST + " or 0.0.0.0)");
-        }
-        if (observabilityOnAdminOnly && adminPort < 0) {
-            throw new IllegalArgumentException("--observability-on-admin-only needs an admin port, but --admin-port is "
-                    + adminPort + " (accepted with it: --admin-port 0 to 65535)");
-        }
-        if (maxBufferedBytes < 0) {
-            throw new IllegalArgumentException("--max-buffered-bytes: " + maxBufferedBytes + " (accepted: 0 for a "
-                    + "quarter of the heap, or at least 1, with an optional k, m or g)");
-        }
-        if (acceptors < -1 || acceptors > 64) {
-            throw new IllegalArgumentException("--acceptors: " + acceptors + " (accepted: -1 for Jetty's default, "
-                    + "0 to 64)");
-        }
-        if (selectors < -1 || selectors == 0 || selectors > 256) {
-            throw new IllegalArgumentException("--selectors: " + selectors + " (accepted: -1 for Jetty's default, "
-                    + "1 to 256)");
-        }
-        if (otlpEndpoint != null && !isHttpUrl(otlpEndpoint)) {
-            throw new IllegalArgumentException("--otlp-endpoint: \"" + otlpEndpoint + "\" (accepted: an http or https "
-                    + "URL with a host and no query, e.g. http://127.0.0.1:4318)");
-        }
-    }
+    private final String host;
+    private final int port;
+    private final Mode mode;
+    private final int maxThreads;
+    private final int maxInFlight;
+    private final int maxConnections;
+    private final int adminPort;
+    private final String adminHost;
+    private final boolean observabilityOnAdminOnly;
+    private final URI otlpEndpoint;
+    private final long maxBufferedBytes;
+    private final int acceptors;
+    private final int selectors;
 
-    private static boolean isHttpUrl(URI uri) {
-        return ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null
-                && uri.getQuery() == null && uri.getFragment() == null;
+    private MashupOptions(Builder b) {
+        host = b.host;
+        port = b.port;
+        mode = b.mode;
+        maxThreads = b.maxThreads;
+        maxInFlight = b.maxInFlight;
+        maxConnections = b.maxConnections;
+        adminPort = b.adminPort != null ? b.adminPort : adminPortNextTo(b.port);
+        adminHost = b.adminHost;
+        observabilityOnAdminOnly = b.observabilityOnAdminOnly;
+        otlpEndpoint = b.otlpEndpoint;
+        maxBufferedBytes = b.maxBufferedBytes;
+        acceptors = b.acceptors;
+        selectors = b.selectors;
     }
 
     /**
      * Port 8080 and admin port 8081, both on loopback; async, 200 threads, limits derived from the open-file
      * limit, no span export, Jetty's default acceptors and selectors.
      */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** What {@link #builder()} builds untouched. */
     public static MashupOptions defaults() {
-        return new MashupOptions(DEFAULT_HOST, DEFAULT_PORT, Mode.ASYNC, DEFAULT_MAX_THREADS, 0, 0, DEFAULT_PORT + 1,
-                DEFAULT_ADMIN_HOST, false, null, 0, -1, -1);
+        return builder().build();
     }
 
-    public MashupOptions withHost(String host) {
-        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
+    /**
+     * A builder holding these options. An admin port next to the port ({@code port + 1}, or ephemeral with port
+     * 0) is left to follow the port, as the builder's default does; any other stays where it is.
+     */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.host = host;
+        b.port = port;
+        b.mode = mode;
+        b.maxThreads = maxThreads;
+        b.maxInFlight = maxInFlight;
+        b.maxConnections = maxConnections;
+        b.adminPort = adminPort == adminPortNextTo(port) ? null : adminPort;
+        b.adminHost = adminHost;
+        b.observabilityOnAdminOnly = observabilityOnAdminOnly;
+        b.otlpEndpoint = otlpEndpoint;
+        b.maxBufferedBytes = maxBufferedBytes;
+        b.acceptors = acceptors;
+        b.selectors = selectors;
+        return b;
     }
 
-    /** Also moves a default admin port along: port + 1, or ephemeral for port 0. */
-    public MashupOptions withPort(int port) {
-        int admin = adminPort == this.port + 1 ? (port == 0 ? 0 : port + 1) : adminPort;
-        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, admin,
-                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
+    private static int adminPortNextTo(int port) {
+        return port == 0 ? 0 : port + 1;
     }
 
-    public MashupOptions withMode(Mode mode) {
-        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
+    /** The address to bind. */
+    public String host() {
+        return host;
     }
 
-    public MashupOptions withMaxThreads(int maxThreads) {
-        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
+    /** The port; 0: ephemeral. */
+    public int port() {
+        return port;
     }
 
-    public MashupOptions withMaxInFlight(int maxInFlight) {
-        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
+    /** Async, sync or virtual: how mashups wait for their partners. */
+    public Mode mode() {
+        return mode;
     }
 
-    public MashupOptions withMaxConnections(int maxConnections) {
-        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
+    /** The shared {@code QueuedThreadPool}'s maximum. */
+    public int maxThreads() {
+        return maxThreads;
     }
 
-    public MashupOptions withAdminPort(int adminPort) {
-        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
+    /**
+     * Mashup requests admitted at once; more get 503 with Retry-After at once. 0: derived from the open-file
+     * limit, at most {@link #DEFAULT_MAX_IN_FLIGHT}.
+     */
+    public int maxInFlight() {
+        return maxInFlight;
     }
 
-    /** Where the admin port binds; {@link #withHost} leaves it where it is. */
-    public MashupOptions withAdminHost(String adminHost) {
-        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
+    /**
+     * Inbound connections at once; past it the server stops accepting until some close. 0: derived from the
+     * open-file limit.
+     */
+    public int maxConnections() {
+        return maxConnections;
     }
 
-    public MashupOptions withObservabilityOnAdminOnly(boolean observabilityOnAdminOnly) {
-        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
+    /**
+     * A second port serving only the {@code /health} views, {@code /metrics} and the dashboard, outside the
+     * connection limit, that stays open during a graceful stop: -1 none, 0 ephemeral.
+     */
+    public int adminPort() {
+        return adminPort;
     }
 
-    public MashupOptions withOtlpEndpoint(URI otlpEndpoint) {
-        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
+    /**
+     * The address the admin port binds, apart from {@link #host()}: loopback by default, so that a host of
+     * {@code 0.0.0.0} publishes the mashups, not the metrics, probes and live view.
+     */
+    public String adminHost() {
+        return adminHost;
     }
 
-    public MashupOptions withMaxBufferedBytes(long maxBufferedBytes) {
-        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
+    /** {@code /metrics} and the {@code /health} views on the admin port only; the main port answers 404 for them. */
+    public boolean observabilityOnAdminOnly() {
+        return observabilityOnAdminOnly;
     }
 
-    /** The main connector's acceptor threads: 0 lets its selectors accept; -1 Jetty's default. */
-    public MashupOptions withAcceptors(int acceptors) {
-        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
+    /**
+     * Where to export spans with OTLP/HTTP ({@code http://collector:4318}, or a full {@code .../v1/traces} URL),
+     * or null: nothing exported, unless the {@code OTEL_*} settings ask for it.
+     */
+    public URI otlpEndpoint() {
+        return otlpEndpoint;
     }
 
-    /** The main connector's selector threads; -1 Jetty's default. */
-    public MashupOptions withSelectors(int selectors) {
-        return new MashupOptions(host, port, mode, maxThreads, maxInFlight, maxConnections, adminPort,
-                adminHost, observabilityOnAdminOnly, otlpEndpoint, maxBufferedBytes, acceptors, selectors);
+    /**
+     * The most bytes of partner response bodies held at once while they arrive, over every partner; a call past
+     * it ends {@code memory_budget}. 0: a quarter of the heap.
+     */
+    public long maxBufferedBytes() {
+        return maxBufferedBytes;
+    }
+
+    /** The main connector's acceptor threads (Jetty's main reactor); 0 lets its selectors accept; -1: Jetty's. */
+    public int acceptors() {
+        return acceptors;
+    }
+
+    /** The main connector's selector threads (Jetty's sub-reactors); -1 Jetty's default. */
+    public int selectors() {
+        return selectors;
+    }
+
+    @Override
+    public String toString() {
+        return "MashupOptions[host=" + host + ", port=" + port + ", mode=" + mode.label() + ", maxThreads="
+                + maxThreads + ", maxInFlight=" + maxInFlight + ", maxConnections=" + maxConnections + ", adminPort="
+                + adminPort + ", adminHost=" + adminHost + ", observabilityOnAdminOnly=" + observabilityOnAdminOnly
+                + ", otlpEndpoint=" + otlpEndpoint + ", maxBufferedBytes=" + maxBufferedBytes + ", acceptors="
+                + acceptors + ", selectors=" + selectors + "]";
+    }
+
+    /** Settings in any order; {@link #build()} checks them all. Not thread-safe. */
+    public static final class Builder {
+        private String host = DEFAULT_HOST;
+        private int port = DEFAULT_PORT;
+        private Mode mode = Mode.ASYNC;
+        private int maxThreads = DEFAULT_MAX_THREADS;
+        private int maxInFlight;
+        private int maxConnections;
+        /** Null: next to the port. */
+        private Integer adminPort;
+        private String adminHost = DEFAULT_ADMIN_HOST;
+        private boolean observabilityOnAdminOnly;
+        private URI otlpEndpoint;
+        private long maxBufferedBytes;
+        private int acceptors = -1;
+        private int selectors = -1;
+
+        private Builder() {
+        }
+
+        /** The address to bind (default {@value #DEFAULT_HOST}); the admin port's stays apart ({@link #adminHost}). */
+        public Builder host(String host) {
+            this.host = host;
+            return this;
+        }
+
+        /** 0 to 65535, 0 ephemeral (default {@value #DEFAULT_PORT}); an admin port not set follows it. */
+        public Builder port(int port) {
+            this.port = port;
+            return this;
+        }
+
+        public Builder mode(Mode mode) {
+            this.mode = mode;
+            return this;
+        }
+
+        /** At least 8 (default {@value #DEFAULT_MAX_THREADS}). */
+        public Builder maxThreads(int maxThreads) {
+            this.maxThreads = maxThreads;
+            return this;
+        }
+
+        /** 0 derives it from the open-file limit (the default), else at least 1. */
+        public Builder maxInFlight(int maxInFlight) {
+            this.maxInFlight = maxInFlight;
+            return this;
+        }
+
+        /** 0 derives it from the open-file limit (the default), else at least 1. */
+        public Builder maxConnections(int maxConnections) {
+            this.maxConnections = maxConnections;
+            return this;
+        }
+
+        /** -1 for none, 0 to 65535, 0 ephemeral; by default the port + 1 (ephemeral with port 0). */
+        public Builder adminPort(int adminPort) {
+            this.adminPort = adminPort;
+            return this;
+        }
+
+        /** Default {@value #DEFAULT_ADMIN_HOST}, whatever {@link #host} says. */
+        public Builder adminHost(String adminHost) {
+            this.adminHost = adminHost;
+            return this;
+        }
+
+        /** Needs an admin port. Default false. */
+        public Builder observabilityOnAdminOnly(boolean observabilityOnAdminOnly) {
+            this.observabilityOnAdminOnly = observabilityOnAdminOnly;
+            return this;
+        }
+
+        /** An http or https URL with a host and no query, or null (the default). */
+        public Builder otlpEndpoint(URI otlpEndpoint) {
+            this.otlpEndpoint = otlpEndpoint;
+            return this;
+        }
+
+        /** 0 for a quarter of the heap (the default), else at least 1. */
+        public Builder maxBufferedBytes(long maxBufferedBytes) {
+            this.maxBufferedBytes = maxBufferedBytes;
+            return this;
+        }
+
+        /** -1 for Jetty's default (the default), 0 to 64. */
+        public Builder acceptors(int acceptors) {
+            this.acceptors = acceptors;
+            return this;
+        }
+
+        /** -1 for Jetty's default (the default), 1 to 256. */
+        public Builder selectors(int selectors) {
+            this.selectors = selectors;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException naming the first value out of range, the value and what is accepted */
+        public MashupOptions build() {
+            int admin = adminPort != null ? adminPort : adminPortNextTo(port);
+            check(port >= 0 && port <= 65_535, "--port: " + port + " (accepted: 0 to 65535)");
+            check(mode != null, "--mode: null (accepted: async, sync, virtual)");
+            check(maxThreads >= 8, "--max-threads: " + maxThreads + " (accepted: at least 8)");
+            check(maxInFlight >= 0, "--max-inflight: " + maxInFlight + " (accepted: 0 for derived, or at least 1)");
+            check(maxConnections >= 0, "--max-connections: " + maxConnections
+                    + " (accepted: 0 for derived, or at least 1)");
+            check(admin >= -1 && admin <= 65_535, "--admin-port: " + admin + " (accepted: -1 for none, 0 to 65535)");
+            check(adminHost != null && !adminHost.isBlank(), "--admin-host: \"" + adminHost
+                    + "\" (accepted: an address to bind, e.g. " + DEFAULT_ADMIN_HOST + " or 0.0.0.0)");
+            check(!observabilityOnAdminOnly || admin >= 0, "--observability-on-admin-only needs an admin port, but "
+                    + "--admin-port is " + admin + " (accepted with it: --admin-port 0 to 65535)");
+            check(maxBufferedBytes >= 0, "--max-buffered-bytes: " + maxBufferedBytes
+                    + " (accepted: 0 for a quarter of the heap, or at least 1, with an optional k, m or g)");
+            check(acceptors >= -1 && acceptors <= 64, "--acceptors: " + acceptors
+                    + " (accepted: -1 for Jetty's default, 0 to 64)");
+            check(selectors == -1 || selectors >= 1 && selectors <= 256, "--selectors: " + selectors
+                    + " (accepted: -1 for Jetty's default, 1 to 256)");
+            check(otlpEndpoint == null || isHttpUrl(otlpEndpoint), "--otlp-endpoint: \"" + otlpEndpoint
+                    + "\" (accepted: an http or https URL with a host and no query, e.g. http://127.0.0.1:4318)");
+            return new MashupOptions(this);
+        }
+
+        private static void check(boolean valid, String problem) {
+            if (!valid) {
+                throw new IllegalArgumentException(problem);
+            }
+        }
+
+        private static boolean isHttpUrl(URI uri) {
+            return ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null
+                    && uri.getQuery() == null && uri.getFragment() == null;
+        }
     }
 }

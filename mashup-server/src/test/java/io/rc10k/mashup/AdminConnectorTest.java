@@ -70,7 +70,7 @@ class AdminConnectorTest {
     @Test
     void theAdminPortStaysOnLoopbackWhenTheMainPortServesEveryInterface() throws Exception {
         InetAddress external = externalAddress();
-        try (TestServer server = TestServer.start(MashupOptions.defaults().withHost("0.0.0.0"), definitions())) {
+        try (TestServer server = TestServer.start(MashupOptions.builder().host("0.0.0.0").build(), definitions())) {
             int main = server.uri.getPort();
             int admin = adminPort(server);
             assertEquals("127.0.0.1", ((ServerConnector) server.server.getConnectors()[1]).getHost());
@@ -106,6 +106,6 @@ class AdminConnectorTest {
     void theDefaultsPutBothPortsOnLoopback() {
         assertEquals("127.0.0.1", MashupOptions.defaults().host());
         assertEquals("127.0.0.1", MashupOptions.defaults().adminHost());
-        assertEquals("0.0.0.0", MashupOptions.defaults().withHost("0.0.0.0").withAdminHost("0.0.0.0").adminHost());
+        assertEquals("0.0.0.0", MashupOptions.builder().host("0.0.0.0").adminHost("0.0.0.0").build().adminHost());
     }
 }

@@ -79,8 +79,8 @@ class DashboardTest {
     @Test
     void theMainPortAnswers404ForTheDashboardWithOrWithoutObservabilityOnAdminOnly() throws Exception {
         for (boolean adminOnly : List.of(false, true)) {
-            try (TestServer server = TestServer.start(MashupOptions.defaults().withObservabilityOnAdminOnly(adminOnly),
-                    definitions)) {
+            MashupOptions options = MashupOptions.builder().observabilityOnAdminOnly(adminOnly).build();
+            try (TestServer server = TestServer.start(options, definitions)) {
                 for (String path : List.of("/dashboard", "/dashboard/data")) {
                     ContentResponse response = server.get(path);
                     assertEquals(404, response.getStatus(), path);

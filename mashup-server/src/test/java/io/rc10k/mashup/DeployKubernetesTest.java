@@ -161,7 +161,7 @@ class DeployKubernetesTest {
                 .mashup(MashupDefinition.builder("m").deadline(deadline).call("c", "p", "/").build())
                 .build();
         for (Mode mode : List.of(Mode.ASYNC, Mode.SYNC)) {
-            Server server = MashupServer.createServer(MashupOptions.defaults().withMode(mode).withPort(0), definitions);
+            Server server = MashupServer.createServer(MashupOptions.builder().mode(mode).port(0).build(), definitions);
             assertTrue(graceMillis > preStopMillis + server.getStopTimeout(), mode + ": a grace period of "
                     + graceMillis + " ms must exceed the preStop's " + preStopMillis + " ms and the drain's "
                     + server.getStopTimeout() + " ms");

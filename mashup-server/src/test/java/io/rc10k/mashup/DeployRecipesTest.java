@@ -268,7 +268,7 @@ class DeployRecipesTest {
                 .mashup(MashupDefinition.builder("m").deadline(deadline).call("c", "p", "/").build())
                 .build();
         for (Mode mode : List.of(Mode.ASYNC, Mode.SYNC)) {
-            Server server = MashupServer.createServer(MashupOptions.defaults().withMode(mode).withPort(0), definitions);
+            Server server = MashupServer.createServer(MashupOptions.builder().mode(mode).port(0).build(), definitions);
             assertTrue(timeoutStopMillis > server.getStopTimeout(), mode + ": TimeoutStopSec " + timeoutStopMillis
                     + " ms must exceed the graceful stop of " + server.getStopTimeout() + " ms");
         }

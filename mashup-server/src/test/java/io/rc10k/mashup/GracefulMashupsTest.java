@@ -62,7 +62,7 @@ class GracefulMashupsTest {
     @EnumSource(Mode.class)
     void aRequestOnAnOldKeepAliveConnectionDuringTheDrainIsToldServerStoppingAndCounted(Mode mode) throws Exception {
         TestServer.assumeModeRunsHere(mode);
-        Server server = MashupServer.createServer(MashupOptions.defaults().withMode(mode).withPort(0), definitions);
+        Server server = MashupServer.createServer(MashupOptions.builder().mode(mode).port(0).build(), definitions);
         server.start();
         int port = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
         MashupMetrics metrics = server.getBean(MashupMetrics.class);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rc10k.mashup.internal.wiring.ServerAssembly;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -93,7 +94,7 @@ class HaproxyRecipeTest {
         Matcher m = Pattern.compile("timeout server (\\d+)s").matcher(String.join("\n", directives()));
         assertTrue(m.find(), "a timeout server in seconds");
         long millis = Long.parseLong(m.group(1)) * 1_000;
-        assertTrue(millis > MashupDefinition.DEFAULT_DEADLINE.toMillis() + MashupServer.STOP_SLACK_MILLIS,
+        assertTrue(millis > MashupDefinition.DEFAULT_DEADLINE.toMillis() + ServerAssembly.STOP_SLACK_MILLIS,
                 "timeout server " + millis + " ms: longer than an answer can take");
         assertFalse(directives().stream().anyMatch(d -> d.contains("on-marked-down shutdown-sessions")),
                 "a drained server's requests in flight are never cut when it is marked down");

@@ -106,7 +106,7 @@ class HealthTest {
 
     @Test
     void readinessSaysStartingUntilTheServerHasStartedWhileLivenessAnswers() throws Exception {
-        Server server = MashupServer.createServer(MashupOptions.defaults().withPort(0), definitions);
+        Server server = MashupServer.createServer(MashupOptions.builder().port(0).build(), definitions);
         CountDownLatch connectorsUp = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         // The admin connector starts last; holding its start holds the server's just short of "started".
@@ -158,7 +158,7 @@ class HealthTest {
     void aGracefulStopTurnsReadinessTo503OnTheAdminPortWhileAdmittedRequestsAreStillAnswered(Mode mode)
             throws Exception {
         TestServer.assumeModeRunsHere(mode);
-        Server server = MashupServer.createServer(MashupOptions.defaults().withMode(mode).withPort(0), definitions);
+        Server server = MashupServer.createServer(MashupOptions.builder().mode(mode).port(0).build(), definitions);
         server.start();
         URI main = uri(server, 0);
         URI admin = uri(server, 1);
@@ -221,7 +221,7 @@ class HealthTest {
 
     @Test
     void observabilityOnAdminOnlyAnswers404ForItOnTheMainPort() throws Exception {
-        try (TestServer server = TestServer.start(MashupOptions.defaults().withObservabilityOnAdminOnly(true),
+        try (TestServer server = TestServer.start(MashupOptions.builder().observabilityOnAdminOnly(true).build(),
                 definitions)) {
             URI main = uri(server.server, 0);
             URI admin = uri(server.server, 1);

@@ -44,7 +44,7 @@ class InlineMashupsTest {
     @EnumSource(Mode.class)
     void requestsThatMayBlockAreStillAnswered(Mode mode) throws Exception {
         try (PartnerStubs stubs = PartnerStubs.start();
-                TestServer server = TestServer.start(MashupOptions.defaults().withMode(mode).withAdminPort(-1),
+                TestServer server = TestServer.start(MashupOptions.builder().mode(mode).adminPort(-1).build(),
                         TestServer.definitions(stubs))) {
             ContentResponse post = server.client.newRequest(server.uri.resolve("/mashup/echo?q=hi"))
                     .method(HttpMethod.POST).body(new StringRequestContent("x".repeat(100_000)))

@@ -157,7 +157,7 @@ class MashupMetricsTest {
 
     @Test
     void bufferedPartnerBytesAndTheirBoundFollowMaxBufferedBytes() throws Exception {
-        MashupOptions options = MashupOptions.defaults().withMode(Mode.ASYNC).withMaxBufferedBytes(3L << 20);
+        MashupOptions options = MashupOptions.builder().mode(Mode.ASYNC).maxBufferedBytes(3L << 20).build();
         try (TestServer server = TestServer.start(options, fragile())) {
             assertEquals(200, server.get("/mashup/fragile").getStatus());
             assertEquals(3L << 20, (long) sample(server, "mashup_outbound_buffered_max_bytes"));

@@ -235,8 +235,8 @@ class MashupServerTest {
 
     @Test
     void theMainConnectorHasTheAcceptorsAndSelectorsAskedFor() throws Exception {
-        Server server = MashupServer.createServer(MashupOptions.defaults().withPort(0).withAdminPort(-1)
-                .withMaxThreads(32).withAcceptors(0).withSelectors(3), definitions);
+        Server server = MashupServer.createServer(MashupOptions.builder().port(0).adminPort(-1)
+                .maxThreads(32).acceptors(0).selectors(3).build(), definitions);
         server.start();
         try {
             ServerConnector main = (ServerConnector) server.getConnectors()[0];
@@ -256,7 +256,7 @@ class MashupServerTest {
     @ParameterizedTest
     @EnumSource(Mode.class)
     void beyondMaxInFlightRequestsGet503WithRetryAfterAtOnce(Mode mode) throws Exception {
-        try (TestServer server = TestServer.start(MashupOptions.defaults().withMode(mode).withMaxInFlight(2),
+        try (TestServer server = TestServer.start(MashupOptions.builder().mode(mode).maxInFlight(2).build(),
                 definitions)) {
             // Held for 8 s: long enough that both are still in flight when the next request arrives,
             // however slowly this machine gets there.
@@ -319,7 +319,7 @@ class MashupServerTest {
         // answers they wait for would sit in the pool's queue and every wave would end at the deadline.
         // Each request waits 1 s on its partner, so that more requests than may block at once arrive
         // while the first ones still block, however slowly this machine sends them.
-        try (TestServer server = TestServer.start(MashupOptions.defaults().withMode(Mode.SYNC).withMaxThreads(16),
+        try (TestServer server = TestServer.start(MashupOptions.builder().mode(Mode.SYNC).maxThreads(16).build(),
                 definitions)) {
             List<CompletableFuture<ContentResponse>> all = new ArrayList<>();
             for (int i = 0; i < 40; i++) {

@@ -49,7 +49,7 @@ class SlowReaderTest {
                     .mashup(MashupDefinition.builder("small").deadline(Duration.ofSeconds(20))
                             .call("only", "stub", "/stub?id=small").build())
                     .build();
-            MashupOptions options = MashupOptions.defaults().withMode(Mode.ASYNC).withMaxThreads(8);
+            MashupOptions options = MashupOptions.builder().mode(Mode.ASYNC).maxThreads(8).build();
             try (TestServer server = TestServer.start(options, definitions)) {
                 MashupMetrics metrics = server.server.getBean(MashupMetrics.class);
                 List<Socket> slow = new ArrayList<>();

@@ -63,8 +63,8 @@ class SpanExportTest {
     }
 
     private static TestServer exportingTo(OtlpReceiver receiver, Mode mode) throws Exception {
-        return TestServer.start(MashupOptions.defaults().withMode(mode).withAdminPort(-1)
-                .withOtlpEndpoint(receiver.endpoint()), definitions);
+        return TestServer.start(MashupOptions.builder().mode(mode).adminPort(-1)
+                .otlpEndpoint(receiver.endpoint()).build(), definitions);
     }
 
     private static ContentResponse traced(TestServer server, String traceparent) throws Exception {
@@ -213,7 +213,7 @@ class SpanExportTest {
 
     @Test
     void withoutAnEndpointThereIsNoExportAndTracesStartUnsampled() throws Exception {
-        try (TestServer server = TestServer.start(MashupOptions.defaults().withAdminPort(-1), definitions)) {
+        try (TestServer server = TestServer.start(MashupOptions.builder().adminPort(-1).build(), definitions)) {
             assertNull(server.server.getBean(SpanExport.class));
             assertEquals("00", traceresponse(traced(server, null))[2]);
         }
@@ -229,7 +229,7 @@ class SpanExportTest {
                 SpanExport.tracesUrl(URI.create("https://otlp.example/tenant/v1/traces")));
         for (String bad : List.of("ftp://collector:4318", "collector:4318", "http://collector:4318/?a=b")) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> MashupOptions.defaults().withOtlpEndpoint(URI.create(bad)));
+                    () -> MashupOptions.builder().otlpEndpoint(URI.create(bad)).build());
             assertTrue(e.getMessage().startsWith("--otlp-endpoint: \"" + bad + "\" (accepted: "), e.getMessage());
         }
     }
@@ -241,7 +241,7 @@ class SpanExportTest {
                         "otel.exporter.otlp.endpoint", receiver.endpoint().toString(),
                         "otel.exporter.otlp.headers", "authorization=Bearer collector-token",
                         "otel.service.name", "mashups-eu"));
-                TestServer server = TestServer.start(MashupOptions.defaults().withAdminPort(-1), definitions)) {
+                TestServer server = TestServer.start(MashupOptions.builder().adminPort(-1).build(), definitions)) {
             String[] started = traceresponse(traced(server, null));
             assertEquals("01", started[2], "a server that records starts its traces sampled");
             assertEquals(3, receiver.awaitTrace(started[0], 3).size());
@@ -298,7 +298,7 @@ class SpanExportTest {
     @Test
     void aBadSettingFailsTheStartNamingIt() throws Exception {
         try (SystemProperties otel = SystemProperties.set(Map.of("otel.traces.exporter", "zipkin"))) {
-            Server server = MashupServer.createServer(MashupOptions.defaults().withPort(0).withAdminPort(-1),
+            Server server = MashupServer.createServer(MashupOptions.builder().port(0).adminPort(-1).build(),
                     definitions);
             try {
                 Exception e = assertThrows(Exception.class, server::start);
@@ -342,7 +342,7 @@ class SpanExportTest {
     static final class NoExport {
         public static void main(String[] args) throws Exception {
             start();
-            try (TestServer server = TestServer.start(MashupOptions.defaults().withAdminPort(-1), definitions)) {
+            try (TestServer server = TestServer.start(MashupOptions.builder().adminPort(-1).build(), definitions)) {
                 ContentResponse response = traced(server, "00-" + TRACE_ID + "-" + PARENT_ID + "-01");
                 System.out.println("served " + response.getStatus() + " " + response.getHeaders().get("traceresponse"));
             } finally {

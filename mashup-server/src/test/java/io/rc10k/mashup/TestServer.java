@@ -33,13 +33,13 @@ final class TestServer implements AutoCloseable {
 
     static TestServer start(MashupOptions options, Definitions definitions) throws Exception {
         assumeModeRunsHere(options.mode());
-        Server server = MashupServer.createServer(options.withPort(0), definitions);
+        Server server = MashupServer.createServer(options.toBuilder().port(0).build(), definitions);
         server.start();
         return new TestServer(server);
     }
 
     static TestServer start(Mode mode, Definitions definitions) throws Exception {
-        return start(MashupOptions.defaults().withMode(mode), definitions);
+        return start(MashupOptions.builder().mode(mode).build(), definitions);
     }
 
     /** The definitions most tests use: every status rule has a mashup. */

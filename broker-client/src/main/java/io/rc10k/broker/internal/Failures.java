@@ -3,6 +3,7 @@ package io.rc10k.broker.internal;
 import io.rc10k.broker.Outcome;
 import java.io.IOException;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
@@ -44,6 +45,14 @@ final class Failures {
         CancelledException(String message) {
             super(message);
         }
+    }
+
+    /** Why the attempts of an exchange aborted with {@code kind} (TIMEOUT or CANCELLED) end. */
+    static Throwable abortCause(Outcome.Kind kind, long elapsedNanos) {
+        return kind == Outcome.Kind.TIMEOUT
+                ? new TimeoutException("fan-out deadline passed after " + TimeUnit.NANOSECONDS.toMillis(elapsedNanos)
+                        + " ms")
+                : new CancelledException("cancelled");
     }
 
     /**

@@ -2,6 +2,8 @@ package io.rc10k.broker.internal;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
@@ -9,32 +11,21 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.eclipse.jetty.http.HttpException;
-import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
-import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.http.HttpHeaderValue;
-import org.eclipse.jetty.http.HttpParser;
-import org.eclipse.jetty.http.HttpVersion;
-import org.eclipse.jetty.util.BufferUtil;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 
 /**
  * One kept-alive HTTP/1.1 connection of an {@link Http1Wire}: one call at a time, registered for reading
- * on its {@link Http1Loop} from connect to close — an exchange changes no interest set. The thread that
- * gives it a call writes the request; the loop reads and parses the response with Jetty's
- * {@link HttpParser} into the loop's buffer, and ends the call there.
+ * on its {@link Http1Loop} from connect to close — an exchange changes no interest set. This class is its
+ * life (connect, idle, deadlines, close) and its sending half: the thread that gives it a call writes the
+ * request. The loop reads the response into the loop's buffer and its {@link Http1Receiver} parses it, then
+ * the connection ends the call there and goes back to its destination or closes.
  *
  * <p>Threading: {@link #send} from any thread, only while the connection is the caller's (taken from
  * the idle stack, or new); everything else on the loop. {@code call} and {@code closed} are the two
  * fields both sides read: a sender sets {@code call} then reads {@code closed}, the loop sets
  * {@code closed} then reads {@code call}, so a call is never left on a connection nobody reads.</p>
  */
-final class Http1Connection implements HttpParser.ResponseHandler {
-    private static final int MAX_RESPONSE_HEAD_BYTES = 64 * 1024;
-    /** Interim (1xx) responses accepted before the real one: more is a partner stalling with them. */
-    private static final int MAX_INTERIM_RESPONSES = 8;
+final class Http1Connection {
     private static final VarHandle CALL;
 
     static {
@@ -49,7 +40,7 @@ final class Http1Connection implements HttpParser.ResponseHandler {
     final Http1Destination destination;
     private final SocketChannel channel;
     private final InetSocketAddress address;
-    private final HttpParser parser = new HttpParser(this, MAX_RESPONSE_HEAD_BYTES);
+    private final Http1Receiver receiver;
     private SelectionKey key;
     private volatile Http1Call call;
     private volatile boolean closed;
@@ -57,17 +48,7 @@ final class Http1Connection implements HttpParser.ResponseHandler {
     private boolean connected;
     private long connectDeadlineNanos;
     private volatile long idleSinceNanos;
-    /** Loop only: the response being parsed. */
-    private int status;
-    private HttpFields.Mutable headers;
-    private boolean closeAfter;
-    private boolean messageDone;
-    /** Loop only: interim responses seen before the current call's real one. */
-    private int interims;
-    /** Loop only: set while {@link #eof()} lets the parser finish, when an early end is a reset, not a fault. */
-    private boolean atEof;
-    /** Loop only: what is wrong with the status line Jetty's parser let through, or null. */
-    private String badStatusLine;
+    /** Loop only: the rest of a request the socket did not take at once. */
     private ByteBuffer unwritten;
 
     Http1Connection(Http1Loop loop, Http1Destination destination, SocketChannel channel, Http1Call first,
@@ -76,9 +57,10 @@ final class Http1Connection implements HttpParser.ResponseHandler {
         this.loop = loop;
         this.destination = destination;
         this.channel = channel;
+        this.receiver = new Http1Receiver(this, destination.partner.name());
         this.call = first;
         first.connection = this;
-        parser.setHeadResponse(first.head);
+        receiver.expect(first);
     }
 
     /** On the loop: registers and starts connecting; the first call goes out once connected. */
@@ -108,7 +90,7 @@ final class Http1Connection implements HttpParser.ResponseHandler {
      */
     boolean send(Http1Call next) {
         next.connection = this;
-        parser.setHeadResponse(next.head);
+        receiver.expect(next);
         call = next;
         if (closed && CALL.compareAndSet(this, next, null)) {
             next.connection = null;
@@ -220,93 +202,30 @@ final class Http1Connection implements HttpParser.ResponseHandler {
             int read = channel.read(buffer);
             buffer.flip();
             if (read < 0) {
-                eof();
+                receiver.eof();
                 return;
             }
-            parse(buffer);
+            receiver.parse(buffer);
             if (closed || read < buffer.capacity()) {
                 return;
             }
         }
     }
 
-    private void parse(ByteBuffer buffer) {
-        while (buffer.hasRemaining() && !closed) {
-            Http1Call current = call;
-            if (current == null) {
-                // Bytes nobody asked for: the connection can no longer be trusted to frame a response.
-                close();
-                return;
-            }
-            int before = buffer.remaining();
-            try {
-                parser.parseNext(buffer);
-            } catch (AssertionError refused) {
-                malformed(current, "the parser refused it (" + refused.getMessage() + ")");
-                return;
-            }
-            if (messageDone) {
-                messageDone = false;
-                if (status >= 100 && status < 200) {
-                    // An interim response (100, 103): the real one follows on the same connection.
-                    if (++interims > MAX_INTERIM_RESPONSES) {
-                        malformed(current, "more than " + MAX_INTERIM_RESPONSES + " interim (1xx) responses");
-                        return;
-                    }
-                    parser.reset();
-                    parser.setHeadResponse(current.head);
-                    continue;
-                }
-                end(current, buffer.hasRemaining());
-            } else if (buffer.remaining() == before) {
-                return; // nothing consumed: the parser waits for more bytes
-            }
-        }
-    }
-
-    private void eof() {
-        Http1Call current = call;
-        if (current != null && !closed) {
-            atEof = true;
-            parser.atEOF();
-            try {
-                parser.parseNext(BufferUtil.EMPTY_BUFFER);
-            } catch (AssertionError refused) {
-                badMessage(null); // as without assertions: at the end of the stream, a reset
-                return;
-            }
-            if (messageDone) {
-                end(current, true);
-                return;
-            }
-            fail(current, new EOFException(destination.partner.name() + " closed the connection before the "
-                    + "response ended"));
-            return;
-        }
-        close();
+    /** On the loop, from the receiver: the call on it, or null. */
+    Http1Call current() {
+        return call;
     }
 
     /**
-     * The response came whole: frees or closes the connection, then ends the call. A connection is kept
-     * only when nothing about it is in doubt: the partner did not ask to close it, no byte follows the
-     * answer, the whole request went out (a partner may answer before reading it), and the answer's
-     * framing was unambiguous.
+     * On the loop: {@code current}'s response came whole, and the receiver is ready for the next. The
+     * connection goes back to its destination only when the framing left it {@code reusable} and the whole
+     * request went out (a partner may answer before reading it all); else it closes. Then the call ends.
      */
-    private void end(Http1Call current, boolean extraBytes) {
-        int answered = status;
-        HttpFields answeredHeaders = headers;
-        status = 0;
-        headers = null;
-        interims = 0;
-        Throwable aborted = current.aborted();
-        if (aborted != null) {
-            fail(current, aborted);
-            return;
-        }
-        boolean keep = !closeAfter && !extraBytes && framedClearly(answered, answeredHeaders);
+    void answered(Http1Call current, int status, HttpFields headers, boolean reusable) {
+        boolean keep = reusable;
         call = null;
         current.connection = null;
-        parser.reset();
         if (!keep) {
             close();
         } else if (Http1Call.WRITE_STATE.compareAndSet(current, Http1Call.WRITING, Http1Call.ANSWERED_FIRST)) {
@@ -316,35 +235,15 @@ final class Http1Connection implements HttpParser.ResponseHandler {
         } else {
             close(); // the loop still had request bytes to write: the partner answered without reading them
         }
-        current.complete(answered, answeredHeaders, null, keep);
-    }
-
-    /**
-     * A body-less answer (204, 304) that still declares a body's framing: whatever bytes the partner meant
-     * as that body would arrive later and be read as the next call's answer, so the connection is not kept.
-     */
-    private static boolean framedClearly(int status, HttpFields fields) {
-        if (status != 204 && status != 304) {
-            return true;
-        }
-        if (fields.contains(HttpHeader.TRANSFER_ENCODING)) {
-            return false;
-        }
-        return status != 204 || fields.getLongField(HttpHeader.CONTENT_LENGTH) <= 0;
-    }
-
-    /** On the loop: the partner's bytes broke HTTP; the call ends MALFORMED at once and the connection closes. */
-    private void malformed(Http1Call which, String fault) {
-        fail(which, new Failures.MalformedResponseException(destination.partner.name() + " sent a malformed "
-                + "response: " + fault));
+        current.complete(status, headers, null, keep);
     }
 
     /** On the loop: ends {@code which} with {@code failure} and closes the connection. */
-    private void fail(Http1Call which, Throwable failure) {
-        interims = 0;
+    void fail(Http1Call which, Throwable failure) {
+        receiver.failed();
         CALL.compareAndSet(this, which, null);
-        int answered = headers == null ? 0 : status;
-        HttpFields answeredHeaders = headers;
+        int answered = receiver.statusSoFar();
+        HttpFields answeredHeaders = receiver.headersSoFar();
         close();
         which.complete(answered, answeredHeaders, failure, false);
     }
@@ -411,106 +310,6 @@ final class Http1Connection implements HttpParser.ResponseHandler {
             }
         } else if (now - idleSinceNanos >= idleTimeoutNanos && destination.takeForClose(this)) {
             close();
-        }
-    }
-
-    @Override
-    public void startResponse(HttpVersion version, int code, String reason) {
-        status = code;
-        headers = HttpFields.build();
-        closeAfter = version != HttpVersion.HTTP_1_1;
-        // Jetty's parser takes any known version and any three digits; an HTTP/1.1 answer has neither.
-        if (version != HttpVersion.HTTP_1_1 && version != HttpVersion.HTTP_1_0) {
-            badStatusLine = "version " + version + " in an HTTP/1.1 answer";
-        } else if (code < 100 || code > 599) {
-            badStatusLine = "status " + code + " (accepted: 100 to 599)";
-        } else {
-            badStatusLine = null;
-        }
-    }
-
-    @Override
-    public void parsedHeader(HttpField field) {
-        headers.add(field);
-        if (field.getHeader() == HttpHeader.CONNECTION) {
-            if (field.contains(HttpHeaderValue.CLOSE.asString())) {
-                closeAfter = true;
-            } else if (field.contains(HttpHeaderValue.KEEP_ALIVE.asString())) {
-                closeAfter = false;
-            }
-        }
-    }
-
-    @Override
-    public boolean headerComplete() {
-        Http1Call current = call;
-        if (current == null) {
-            return true;
-        }
-        if (badStatusLine != null) {
-            malformed(current, badStatusLine);
-            return true;
-        }
-        if (status == 101) {
-            // Switching protocols was never asked for: what follows is not HTTP/1.1 any more.
-            malformed(current, "101 Switching Protocols without an Upgrade request");
-            return true;
-        }
-        if (status >= 100 && status < 200) {
-            return false; // interim: the real response follows
-        }
-        current.events.onHeaders(status, headers);
-        return closed;
-    }
-
-    @Override
-    public boolean content(ByteBuffer content) {
-        Http1Call current = call;
-        if (current == null) {
-            return true;
-        }
-        current.events.onContent(content);
-        return closed;
-    }
-
-    @Override
-    public boolean contentComplete() {
-        return false;
-    }
-
-    @Override
-    public boolean messageComplete() {
-        messageDone = true;
-        return true;
-    }
-
-    @Override
-    public void earlyEOF() {
-        if (atEof) {
-            return; // eof() reports it: the partner closed before the response ended
-        }
-        // The socket is open, but the parser gave up on the body's framing (a bad chunk, say): it reports
-        // that as an early end after the headers, and waiting for more bytes would only wait for the deadline.
-        Http1Call current = call;
-        if (current != null) {
-            malformed(current, "the body's framing is broken (bad chunk or length)");
-        } else {
-            close();
-        }
-    }
-
-    @Override
-    public void badMessage(HttpException failure) {
-        Http1Call current = call;
-        if (current == null || closed) {
-            close();
-        } else if (atEof) {
-            // The partner closed inside the head: what it sent was not wrong, only cut short.
-            fail(current, new EOFException(destination.partner.name() + " closed the connection before the "
-                    + "response head ended"));
-        } else {
-            fail(current, new Failures.MalformedResponseException(destination.partner.name() + " sent a malformed "
-                    + "response: " + failure.getReason(), (Throwable) failure));
         }
     }
 }

@@ -7,10 +7,7 @@ import java.nio.channels.Selector;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Queue;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,9 +37,8 @@ final class Http1Loop implements Runnable {
     /** Where responses are read and parsed: the parser keeps what it needs, so one buffer serves every connection. */
     final ByteBuffer buffer = ByteBuffer.allocateDirect(64 * 1024);
     private final Http1Wire wire;
-    private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private final LoopTasks tasks = new LoopTasks();
     private final Set<Http1Connection> connections = new HashSet<>();
-    private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile Thread thread;
     private volatile boolean running = true;
     private long lastTick = System.nanoTime();
@@ -61,22 +57,9 @@ final class Http1Loop implements Runnable {
         }
     }
 
-    /** Queues {@code task} for the loop's thread. */
+    /** Queues {@code task} for the loop's thread; once the loop has ended, runs it here (its call fails). */
     void execute(Runnable task) {
-        if (stopped.getCount() == 0) {
-            // The loop has ended (stopped, or failed): nothing would run the task; its call fails here.
-            runSafely(task);
-            return;
-        }
-        tasks.add(task);
-        if (stopped.getCount() == 0) {
-            // The loop ended between the check and the add, perhaps after its last drain: run what it left.
-            for (Runnable left = tasks.poll(); left != null; left = tasks.poll()) {
-                runSafely(left);
-            }
-            return;
-        }
-        if (Thread.currentThread() != thread) {
+        if (tasks.add(task) && Thread.currentThread() != thread) {
             selector.wakeup();
         }
     }
@@ -104,13 +87,7 @@ final class Http1Loop implements Runnable {
                 } else {
                     selector.selectNow(this::ready); // tasks queued by the loop itself: run them without waiting
                 }
-                for (int ran = 0; ran < MAX_TASKS_PER_SELECT; ran++) {
-                    Runnable task = tasks.poll();
-                    if (task == null) {
-                        break;
-                    }
-                    runSafely(task);
-                }
+                tasks.runSome(MAX_TASKS_PER_SELECT);
                 long now = System.nanoTime();
                 if (now - lastTick >= TimeUnit.MILLISECONDS.toNanos(TICK_MILLIS)) {
                     lastTick = now;
@@ -123,24 +100,21 @@ final class Http1Loop implements Runnable {
         } catch (IOException | RuntimeException | Error e) {
             LOG.error("HTTP/1.1 loop failed; its connections are closed", e);
         } finally {
-            for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {
-                runSafely(task);
-            }
-            for (Http1Connection connection : new ArrayList<>(connections)) {
-                connection.close();
-            }
-            try {
-                selector.close();
-            } catch (IOException e) {
-                LOG.debug("closing the selector", e);
-            }
-            thread = null;
-            stopped.countDown();
-            // Tasks queued between the first drain and the count-down: run them now, failing their calls.
-            for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {
-                runSafely(task);
-            }
+            tasks.end(this::close);
         }
+    }
+
+    /** As the loop ends, between the last two drains of its tasks: its connections and selector closed. */
+    private void close() {
+        for (Http1Connection connection : new ArrayList<>(connections)) {
+            connection.close();
+        }
+        try {
+            selector.close();
+        } catch (IOException e) {
+            LOG.debug("closing the selector", e);
+        }
+        thread = null;
     }
 
     private void ready(SelectionKey key) {
@@ -159,19 +133,11 @@ final class Http1Loop implements Runnable {
         wire.tick(this, now);
     }
 
-    private static void runSafely(Runnable task) {
-        try {
-            task.run();
-        } catch (RuntimeException | AssertionError | StackOverflowError e) {
-            LOG.warn("HTTP/1.1 loop task failed; ignored", e);
-        }
-    }
-
     /** Stops the loop: its connections close, ending the calls on them; waits up to {@code millis}. */
     void stop(long millis) throws InterruptedException {
         running = false;
         selector.wakeup();
-        if (!stopped.await(millis, TimeUnit.MILLISECONDS)) {
+        if (!tasks.awaitEnd(millis)) {
             LOG.warn("HTTP/1.1 loop did not stop within {} ms", millis);
         }
     }

@@ -6,9 +6,9 @@ import org.eclipse.jetty.http.HttpFields;
 
 /**
  * How one attempt of an exchange goes out: over the broker's own HTTP/1.1 loops ({@link Http1Wire}) or
- * over Jetty's {@code HttpClient} ({@link JettyWire}, for h2c). {@link RealExchange} drives an attempt
- * the same way over either: it makes a {@link Call}, keeps it (so that its own events can abort it), then
- * starts it.
+ * over Jetty's {@code HttpClient} ({@link JettyWire}, for h2c). An exchange's {@link AttemptRunner} drives an
+ * attempt the same way over either: it makes a {@link Call}, keeps it (so that its own events can abort it),
+ * then starts it.
  */
 public interface Wire {
     /**

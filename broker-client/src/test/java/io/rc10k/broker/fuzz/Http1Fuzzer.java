@@ -37,7 +37,7 @@ import java.util.function.BooleanSupplier;
 public final class Http1Fuzzer {
     /** Longer than any try may take: past it, the call hangs. */
     static final long HANG_SECONDS = 10;
-    /** The first buffer a body may get before any byte arrives (RealExchange's): the memory bound's floor. */
+    /** The first buffer a body may get before any byte arrives (BoundedBody's): the memory bound's floor. */
     private static final long FIRST_BUFFER_BYTES = 8 * 1024;
 
     private final BrokerClient broker;

@@ -68,7 +68,7 @@ public class BufferBudgetTest {
             }
         }
 
-        /** {@code RealExchange.Attempt.grow} by 4 more (4 + 4 + 5 would pass 10), then its end gives all back. */
+        /** {@code BoundedBody.grow} by 4 more (4 + 4 + 5 would pass 10), then its end gives all back. */
         @Actor
         public void callGrowsThenEnds(ZZJ_Result r) {
             r.r1 = budget.reserve(4);

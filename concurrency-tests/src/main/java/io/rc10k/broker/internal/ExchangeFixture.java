@@ -1,9 +1,12 @@
 package io.rc10k.broker.internal;
 
+import io.rc10k.broker.ExchangeListener;
+import io.rc10k.broker.Hedging;
 import io.rc10k.broker.Partner;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -13,6 +16,9 @@ import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.util.component.AbstractLifeCycle;
 import org.eclipse.jetty.util.thread.Scheduler;
+import org.openjdk.jcstress.annotations.Expect;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.infra.results.IIL_Result;
 
 /**
  * Real {@link RealExchange}s over a {@link Wire} whose calls a jcstress actor ends by hand, as a connection's
@@ -38,6 +44,55 @@ final class ExchangeFixture {
     }
 
     /**
+     * What every exchange state forbids ({@code @JCStressMeta} of its test): an admission given back twice or
+     * never, and any end not listed as the test's own. Results: the partner's exchanges in flight once every call
+     * has ended (0), the calls made, and how the exchange ended ({@link #record}).
+     */
+    @Outcome(id = "-1, .*", expect = Expect.FORBIDDEN,
+            desc = "an admission given back twice: the partner admits one exchange more than its capacity")
+    @Outcome(id = "1, .*", expect = Expect.FORBIDDEN,
+            desc = "an admission never given back: the partner admits one exchange fewer from now on")
+    @Outcome(expect = Expect.FORBIDDEN, desc = "not a way this exchange can end")
+    static final class Admissions {
+        private Admissions() {
+        }
+    }
+
+    /** A hedged exchange with its first attempt and its one hedge out, each admitted: a state's start. */
+    static class Hedged {
+        final LoopWire wire = new LoopWire();
+        final PartnerState state = partnerState();
+        final RealExchange exchange = hedged(wire, state);
+
+        /** The results of {@link Admissions}. */
+        void record(IIL_Result r) {
+            ExchangeFixture.record(r, state, wire, exchange);
+        }
+    }
+
+    /** A hedged exchange with its first attempt and its one hedge out, each admitted. */
+    static RealExchange hedged(LoopWire wire, PartnerState state) {
+        ManualScheduler scheduler = new ManualScheduler();
+        RealExchange exchange = new RealExchange(wire, scheduler, Runnable::run, state, "GET", PATH, null, null,
+                ExchangeListener.NONE, RealExchange.StopList.NONE, new Hedging(Duration.ofMillis(1), 1), null, null,
+                null).start();
+        scheduler.fire(); // the hedge timer: one more attempt, admitted on its own
+        if (wire.calls.size() != 2 || state.inFlight() != 2) {
+            throw new AssertionError("no hedge went out: calls " + wire.calls.size() + ", in flight "
+                    + state.inFlight());
+        }
+        return exchange;
+    }
+
+    /** The results of {@link Admissions}: exchanges in flight, calls made, how the exchange ended (or "not ended"). */
+    static void record(IIL_Result r, PartnerState state, LoopWire wire, RealExchange exchange) {
+        r.r1 = state.inFlight();
+        r.r2 = wire.calls.size();
+        io.rc10k.broker.Outcome outcome = exchange.outcome().toCompletableFuture().getNow(null);
+        r.r3 = outcome == null ? "not ended" : outcome.kind();
+    }
+
+    /**
      * The calls it made, in order. Like {@link Http1Call}: an abort before the call starts ends it as it
      * starts; an abort after only sets its flag, and its loop ends it ({@link LoopCall#answer},
      * {@link LoopCall#fail}, {@link LoopCall#endIfAborted}).
@@ -56,6 +111,13 @@ final class ExchangeFixture {
         @Override
         public boolean isRunning() {
             return true;
+        }
+
+        /** The loops of the calls made: each aborted call not ended yet ends with its abort's cause. */
+        void endAborted() {
+            for (LoopCall call : calls) {
+                call.endIfAborted();
+            }
         }
     }
 

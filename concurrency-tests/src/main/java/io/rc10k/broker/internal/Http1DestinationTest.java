@@ -24,17 +24,13 @@ public class Http1DestinationTest {
     @Outcome(id = "2, .*", expect = Expect.FORBIDDEN, desc = "two calls given one connection at once")
     @Outcome(expect = Expect.FORBIDDEN, desc = "a call lost, or both waiting beside an idle connection")
     @State
-    public static class IdleConnectionGoesToOneCall {
-        private final Http1Destination destination = Http1Fixture.destination();
-        private final Http1Connection connection = Http1Fixture.idle(destination);
-        private final Http1Fixture.Events firstEvents = new Http1Fixture.Events();
+    public static class IdleConnectionGoesToOneCall extends Http1Fixture.IdleAndCall {
         private final Http1Fixture.Events secondEvents = new Http1Fixture.Events();
-        private final Http1Call first = Http1Fixture.call(destination, firstEvents);
         private final Http1Call second = Http1Fixture.call(destination, secondEvents);
 
         @Actor
         public void firstCallStarts() {
-            first.start();
+            call.start();
         }
 
         @Actor
@@ -44,8 +40,8 @@ public class Http1DestinationTest {
 
         @Arbiter
         public void arbiter(III_Result r) {
-            r.r1 = firstEvents.begun.get() + secondEvents.begun.get();
-            r.r2 = (destination.unqueue(first) ? 1 : 0) + (destination.unqueue(second) ? 1 : 0);
+            r.r1 = events.begun.get() + secondEvents.begun.get();
+            r.r2 = (destination.unqueue(call) ? 1 : 0) + (destination.unqueue(second) ? 1 : 0);
             r.r3 = destination.idle();
         }
     }
@@ -57,13 +53,9 @@ public class Http1DestinationTest {
             desc = "stranded: the call waits while the connection idles, until its deadline")
     @Outcome(expect = Expect.FORBIDDEN, desc = "the call lost, or given a connection twice")
     @State
-    public static class ReleasedConnectionServesStartingCall {
-        private final Http1Destination destination = Http1Fixture.destination();
-        private final Http1Connection connection = Http1Fixture.idle(destination);
+    public static class ReleasedConnectionServesStartingCall extends Http1Fixture.IdleAndCall {
         /** Takes the idle connection, finds its abort and gives the connection back: {@link Http1Destination#release}. */
         private final Http1Call aborted = Http1Fixture.aborted(destination);
-        private final Http1Fixture.Events events = new Http1Fixture.Events();
-        private final Http1Call call = Http1Fixture.call(destination, events);
 
         @Actor
         public void abortedCallTakesAndReleases() {
@@ -90,11 +82,7 @@ public class Http1DestinationTest {
     @Outcome(id = "1, 1, .*", expect = Expect.FORBIDDEN, desc = "closed under the call it was given")
     @Outcome(expect = Expect.FORBIDDEN, desc = "the call lost, or the connection taken by neither")
     @State
-    public static class IdleTakenOnceForCallOrClose {
-        private final Http1Destination destination = Http1Fixture.destination();
-        private final Http1Connection connection = Http1Fixture.idle(destination);
-        private final Http1Fixture.Events events = new Http1Fixture.Events();
-        private final Http1Call call = Http1Fixture.call(destination, events);
+    public static class IdleTakenOnceForCallOrClose extends Http1Fixture.IdleAndCall {
 
         @Actor
         public void callStarts() {
@@ -156,18 +144,14 @@ public class Http1DestinationTest {
             desc = "stranded: the call waits beside the closed connection's free place, until its deadline")
     @Outcome(expect = Expect.FORBIDDEN, desc = "the call left on a closed connection, lost, or ended twice")
     @State
-    public static class IdleConnectionClosesAsCallTakesIt {
-        private final Http1Destination destination = Http1Fixture.destination();
-        private final Http1Connection connection = Http1Fixture.idle(destination);
-        private final Http1Fixture.Events events = new Http1Fixture.Events();
-        private final Http1Call call = Http1Fixture.call(destination, events);
+    public static class IdleConnectionClosesAsCallTakesIt extends Http1Fixture.IdleAndCall {
 
         @Actor
         public void callStarts() {
             call.start();
         }
 
-        /** The loop reads the partner's close of the idle connection ({@code Http1Connection.eof}). */
+        /** The loop reads the partner's close of the idle connection ({@code Http1Receiver.eof}). */
         @Actor
         public void partnerCloses() {
             connection.close();

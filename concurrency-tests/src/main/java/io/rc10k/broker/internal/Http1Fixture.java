@@ -96,6 +96,14 @@ final class Http1Fixture {
         return connection;
     }
 
+    /** A state's start: the destination's one connection, open and idle, and a call about to start. */
+    static class IdleAndCall {
+        final Http1Destination destination = destination();
+        final Http1Connection connection = idle(destination);
+        final Events events = new Events();
+        final Http1Call call = call(destination, events);
+    }
+
     /** What a call heard: requests begun on a connection, completions. */
     static final class Events implements Wire.Events {
         final AtomicInteger begun = new AtomicInteger();

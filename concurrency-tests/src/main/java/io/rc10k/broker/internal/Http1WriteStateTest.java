@@ -11,7 +11,7 @@ import org.openjdk.jcstress.infra.results.IIIII_Result;
 
 /**
  * The hand-over of a connection between the thread that writes a request ({@code Http1Connection.write}) and
- * the loop that reads its answer ({@code Http1Connection.end}): a partner may answer before the sender is back
+ * the loop that reads its answer ({@code Http1Connection.answered}): a partner may answer before the sender is back
  * from writing, and the connection goes back to its pool only once the whole request is out. What must hold,
  * whichever of "the write returned" and "the answer ended" comes first: a request's bytes never begin on the
  * connection before the last one's all went out, the connection is given back exactly once when they did (and
@@ -46,36 +46,24 @@ public class Http1WriteStateTest {
             desc = "given back by neither side: the waiting call is stranded beside it")
     @Outcome(expect = Expect.FORBIDDEN, desc = "closed, given back twice, or the call not ended once")
     @State
-    public static class AnswerRacesWholeWrite {
-        private final Http1Destination destination = Http1Fixture.destination();
-        private final AnsweringChannel channel = new AnsweringChannel(Integer.MAX_VALUE);
-        private final Http1Connection connection = Http1Fixture.idle(destination, channel, Http1Fixture.WIRE.loop(0));
-        private final Http1Fixture.Events firstEvents = new Http1Fixture.Events();
-        private final Http1Fixture.Events waitingEvents = new Http1Fixture.Events();
-        private final Http1Call first = Http1Fixture.call(destination, firstEvents);
-
+    public static class AnswerRacesWholeWrite extends Race {
         public AnswerRacesWholeWrite() {
-            takeAndQueue(destination, connection, waitingEvents);
-        }
-
-        /** {@code Http1Destination.sendOnIdle}, with the connection it took. */
-        @Actor
-        public void senderWrites() {
-            connection.send(first);
+            super(new AnsweringChannel(Integer.MAX_VALUE), Http1Fixture.WIRE.loop(0));
         }
 
         @Actor
-        public void loopReadsAnswer() {
-            readAnswer(channel, connection);
+        public void senderWritesTheWholeRequest() {
+            send();
+        }
+
+        @Actor
+        public void loopReadsTheAnswerAsTheWriteReturns() {
+            readAnswer();
         }
 
         @Arbiter
         public void arbiter(IIIII_Result r) {
-            r.r1 = waitingEvents.begun.get();
-            r.r2 = channel.interleaved.get();
-            r.r3 = connection.isClosed() ? 1 : 0;
-            r.r4 = firstEvents.completed.get();
-            r.r5 = first.writeState;
+            record(r);
         }
     }
 
@@ -90,59 +78,75 @@ public class Http1WriteStateTest {
             desc = "neither closed nor given back: the waiting call is stranded beside it")
     @Outcome(expect = Expect.FORBIDDEN, desc = "given back or closed twice, or the call not ended once")
     @State
-    public static class AnswerRacesPartialWrite {
-        private final Http1Destination destination = Http1Fixture.destination();
+    public static class AnswerRacesPartialWrite extends Race {
         /** Takes 8 bytes a write: the loop must write the rest when the socket has room. */
-        private final AnsweringChannel channel = new AnsweringChannel(8);
-        private final Http1Connection connection = Http1Fixture.idle(destination, channel, ENDED_LOOP);
-        private final Http1Fixture.Events firstEvents = new Http1Fixture.Events();
-        private final Http1Fixture.Events waitingEvents = new Http1Fixture.Events();
-        private final Http1Call first = Http1Fixture.call(destination, firstEvents);
-
         public AnswerRacesPartialWrite() {
-            takeAndQueue(destination, connection, waitingEvents);
+            super(new AnsweringChannel(8), ENDED_LOOP);
         }
 
         @Actor
-        public void senderWrites() {
-            connection.send(first);
+        public void senderWritesPartOfTheRequest() {
+            send();
         }
 
         @Actor
-        public void loopReadsAnswer() {
-            readAnswer(channel, connection);
+        public void loopReadsTheAnswerAsTheSocketFills() {
+            readAnswer();
         }
 
         @Arbiter
         public void arbiter(IIIII_Result r) {
+            record(r);
+        }
+    }
+
+    /**
+     * A state's start: the destination's one connection over {@code channel}, on {@code loop}, taken off its idle
+     * stack as a starting call does (then sends on it); a second call that finds neither an idle connection nor a
+     * free place waits; the first call is yet to be sent.
+     */
+    static class Race {
+        final Http1Destination destination = Http1Fixture.destination();
+        final Http1Fixture.Events firstEvents = new Http1Fixture.Events();
+        final Http1Fixture.Events waitingEvents = new Http1Fixture.Events();
+        final AnsweringChannel channel;
+        final Http1Connection connection;
+        final Http1Call first;
+
+        Race(AnsweringChannel channel, Http1Loop loop) {
+            this.channel = channel;
+            this.connection = Http1Fixture.idle(destination, channel, loop);
+            this.first = Http1Fixture.call(destination, firstEvents);
+            if (!destination.takeForClose(connection)) {
+                throw new AssertionError("the idle connection could not be taken");
+            }
+            Http1Fixture.call(destination, waitingEvents).start();
+            if (waitingEvents.begun.get() != 0 || destination.open() != 1 || destination.idle() != 0) {
+                throw new AssertionError("the second call did not wait: begun " + waitingEvents.begun.get()
+                        + ", open " + destination.open() + ", idle " + destination.idle());
+            }
+        }
+
+        /** The sender: {@code Http1Destination.sendOnIdle}, with the connection it took. */
+        void send() {
+            connection.send(first);
+        }
+
+        /** The loop: the partner answers once the request has begun to arrive, and the selector says so. */
+        void readAnswer() {
+            while (!channel.requestArrived()) {
+                Thread.onSpinWait();
+            }
+            connection.ready(AnsweringChannel.READABLE);
+        }
+
+        /** Results: see the class javadoc. */
+        void record(IIIII_Result r) {
             r.r1 = waitingEvents.begun.get();
             r.r2 = channel.interleaved.get();
             r.r3 = connection.isClosed() ? 1 : 0;
             r.r4 = firstEvents.completed.get();
             r.r5 = first.writeState;
         }
-    }
-
-    /**
-     * Takes the idle connection off the stack (as a starting call does, then sends on it), then starts a call
-     * that finds neither an idle connection nor a free place and waits.
-     */
-    static void takeAndQueue(Http1Destination destination, Http1Connection connection, Http1Fixture.Events events) {
-        if (!destination.takeForClose(connection)) {
-            throw new AssertionError("the idle connection could not be taken");
-        }
-        Http1Fixture.call(destination, events).start();
-        if (events.begun.get() != 0 || destination.open() != 1 || destination.idle() != 0) {
-            throw new AssertionError("the second call did not wait: begun " + events.begun.get() + ", open "
-                    + destination.open() + ", idle " + destination.idle());
-        }
-    }
-
-    /** The loop: the partner answers once the request has begun to arrive, and the selector says so. */
-    static void readAnswer(AnsweringChannel channel, Http1Connection connection) {
-        while (!channel.requestArrived()) {
-            Thread.onSpinWait();
-        }
-        connection.ready(AnsweringChannel.READABLE);
     }
 }

@@ -4,9 +4,7 @@ import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
-import io.opentelemetry.api.trace.SpanId;
 import io.opentelemetry.api.trace.SpanKind;
-import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.TraceFlags;
 import io.opentelemetry.api.trace.TraceState;
 import io.opentelemetry.api.trace.Tracer;
@@ -20,15 +18,12 @@ import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.opentelemetry.sdk.trace.samplers.Sampler;
 import io.opentelemetry.sdk.trace.samplers.SamplingDecision;
 import io.rc10k.broker.Outcome;
-import io.rc10k.mashup.CallDefinition;
 import io.rc10k.mashup.Definitions;
-import io.rc10k.mashup.MashupDefinition;
 import io.rc10k.mashup.internal.routing.MashupRouter;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -86,36 +81,16 @@ public final class SpanExport extends ContainerLifeCycle implements TraceContext
             "otel.exporter.otlp.protocol", "http/protobuf",
             "otel.bsp.schedule.delay", "1000");
 
-    static final AttributeKey<String> METHOD = AttributeKey.stringKey("http.request.method");
-    static final AttributeKey<String> ROUTE = AttributeKey.stringKey("http.route");
-    static final AttributeKey<Long> STATUS = AttributeKey.longKey("http.response.status_code");
-    static final AttributeKey<String> ERROR = AttributeKey.stringKey("error.type");
-    static final AttributeKey<String> ADDRESS = AttributeKey.stringKey("server.address");
-    static final AttributeKey<Long> PORT = AttributeKey.longKey("server.port");
-    static final AttributeKey<String> TEMPLATE = AttributeKey.stringKey("url.template");
-    static final AttributeKey<String> MASHUP = AttributeKey.stringKey("rc10k.mashup");
-    static final AttributeKey<Boolean> COMPLETE = AttributeKey.booleanKey("rc10k.complete");
-    static final AttributeKey<String> PART = AttributeKey.stringKey("rc10k.part");
-    static final AttributeKey<String> PARTNER = AttributeKey.stringKey("rc10k.partner");
     private static final AttributeKey<String> SERVICE = AttributeKey.stringKey("service.name");
 
     private static final Logger LOG = LoggerFactory.getLogger(SpanExport.class);
-    private static final Ended STOP = new Ended(null, null, 0, false, 0, 0);
-
-    /** What one request recorded; turned into spans on the export thread. */
-    private record Ended(MashupRouter.Route route, List<Outcome> outcomes, int status, boolean complete,
-            long startNanos, long endNanos) {
-    }
-
-    /** A mashup's span names and fixed attributes, made once from the definitions. */
-    private record Shape(String name, Attributes attributes, String[] callNames, Attributes[] callAttributes) {
-    }
+    private static final RequestSpans.Ended STOP = new RequestSpans.Ended(null, null, 0, false, 0, 0);
 
     private final URI otlpEndpoint;
-    private final Map<String, Shape> shapes = new HashMap<>();
-    private final BlockingQueue<Ended> queue = new ArrayBlockingQueue<>(QUEUED_REQUESTS);
+    private final BlockingQueue<RequestSpans.Ended> queue = new ArrayBlockingQueue<>(QUEUED_REQUESTS);
     private final AtomicLong dropped = new AtomicLong();
     private final PresetSpanIds ids = new PresetSpanIds();
+    private final RequestSpans requests;
     private final List<ReportingSpanExporter> exporters = new CopyOnWriteArrayList<>();
     /** Where each exporter sends, for the start's log line. */
     private final List<String> destinations = new CopyOnWriteArrayList<>();
@@ -136,21 +111,7 @@ public final class SpanExport extends ContainerLifeCycle implements TraceContext
      */
     public SpanExport(URI otlpEndpoint, Definitions definitions) {
         this.otlpEndpoint = otlpEndpoint;
-        for (MashupDefinition m : definitions.mashups().values()) {
-            List<CallDefinition> calls = m.calls();
-            String[] callNames = new String[calls.size()];
-            Attributes[] callAttributes = new Attributes[calls.size()];
-            for (int i = 0; i < calls.size(); i++) {
-                CallDefinition call = calls.get(i);
-                URI base = definitions.partners().get(call.partner()).baseUri();
-                callNames[i] = call.method() + " " + call.template();
-                callAttributes[i] = Attributes.builder().put(METHOD, call.method()).put(ADDRESS, base.getHost())
-                        .put(PORT, port(base)).put(TEMPLATE, call.template()).put(PART, call.name())
-                        .put(PARTNER, call.partner()).put(MASHUP, m.name()).build();
-            }
-            shapes.put(m.name(), new Shape("GET " + m.path(), Attributes.builder().put(METHOD, "GET")
-                    .put(ROUTE, m.path()).put(MASHUP, m.name()).build(), callNames, callAttributes));
-        }
+        this.requests = new RequestSpans(definitions, ids);
     }
 
     /** Where the spans go: {@code endpoint}'s {@code /v1/traces} if it has no path, else {@code endpoint}. */
@@ -175,7 +136,7 @@ public final class SpanExport extends ContainerLifeCycle implements TraceContext
         Context parent = parentSpanId == null ? Context.root() : Context.root().with(Span.wrap(
                 SpanContext.createFromRemoteParent(traceId, parentSpanId, TraceFlags.fromHex(parentFlags, 0),
                         TraceState.getDefault())));
-        Shape shape = shapes.get(mashup);
+        RequestSpans.Shape shape = requests.shape(mashup);
         return sampler.shouldSample(parent, traceId, shape.name(), SpanKind.SERVER, shape.attributes(), List.of())
                 .getDecision() == SamplingDecision.RECORD_AND_SAMPLE;
     }
@@ -189,7 +150,7 @@ public final class SpanExport extends ContainerLifeCycle implements TraceContext
     public void ended(MashupRouter.Route route, List<Outcome> outcomes, int status, boolean complete,
             long startNanos, long endNanos) {
         if (route.trace().sampled()
-                && !queue.offer(new Ended(route, outcomes, status, complete, startNanos, endNanos))) {
+                && !queue.offer(new RequestSpans.Ended(route, outcomes, status, complete, startNanos, endNanos))) {
             dropped.incrementAndGet();
         }
     }
@@ -278,7 +239,7 @@ public final class SpanExport extends ContainerLifeCycle implements TraceContext
     }
 
     private void recordUntilStopped() {
-        List<Ended> batch = new ArrayList<>();
+        List<RequestSpans.Ended> batch = new ArrayList<>();
         boolean stop = false;
         while (!stop) {
             try {
@@ -291,11 +252,11 @@ public final class SpanExport extends ContainerLifeCycle implements TraceContext
             // Requests time themselves with nanoTime; one reading of the wall clock per batch places them.
             Instant now = Instant.now();
             long toEpoch = now.getEpochSecond() * 1_000_000_000L + now.getNano() - System.nanoTime();
-            for (Ended ended : batch) {
+            for (RequestSpans.Ended ended : batch) {
                 if (ended == STOP) {
                     stop = true;
                 } else {
-                    record(ended, toEpoch);
+                    requests.record(tracer, ended, toEpoch);
                 }
             }
             batch.clear();
@@ -311,60 +272,6 @@ public final class SpanExport extends ContainerLifeCycle implements TraceContext
             reportedDrops = drops;
             reportedDropsAt = System.nanoTime();
         }
-    }
-
-    /** One request's spans, through the SDK's tracer with the request's own ids. Export thread only. */
-    private void record(Ended ended, long toEpoch) {
-        TraceContext trace = ended.route().trace();
-        String traceId = trace.traceId();
-        String parentId = trace.parentSpanId();
-        Context parent = parentId == null ? Context.root() : Context.root().with(Span.wrap(
-                SpanContext.createFromRemoteParent(traceId, parentId, TraceFlags.getSampled(), TraceState.getDefault())));
-        Shape shape = shapes.get(ended.route().mashup().name());
-        long start = ended.startNanos() + toEpoch;
-        try {
-            ids.set(traceId, trace.spanId());
-            Span request = tracer.spanBuilder(shape.name()).setParent(parent).setSpanKind(SpanKind.SERVER)
-                    .setStartTimestamp(start, TimeUnit.NANOSECONDS).setAllAttributes(shape.attributes()).startSpan();
-            request.setAttribute(COMPLETE, ended.complete());
-            if (ended.status() > 0) {
-                request.setAttribute(STATUS, (long) ended.status());
-            }
-            if (ended.status() >= 500) {
-                request.setStatus(StatusCode.ERROR);
-            }
-            Context inRequest = parent.with(request);
-            List<Outcome> outcomes = ended.outcomes() == null ? List.of() : ended.outcomes();
-            long[] spanIds = ended.route().spanIds();
-            for (int i = 0; i < outcomes.size() && i < spanIds.length; i++) {
-                Outcome outcome = outcomes.get(i);
-                ids.set(traceId, SpanId.fromLong(spanIds[i]));
-                // A call starts with its request (routing takes microseconds) and lasts what its exchange took.
-                Span call = tracer.spanBuilder(shape.callNames()[i]).setParent(inRequest).setSpanKind(SpanKind.CLIENT)
-                        .setStartTimestamp(start, TimeUnit.NANOSECONDS).setAllAttributes(shape.callAttributes()[i])
-                        .startSpan();
-                if (outcome.status() > 0) {
-                    call.setAttribute(STATUS, (long) outcome.status());
-                }
-                if (outcome.kind() != Outcome.Kind.OK) {
-                    // As OpenTelemetry's HTTP conventions say: the status code for an HTTP error, else what went wrong.
-                    call.setAttribute(ERROR, outcome.kind() == Outcome.Kind.HTTP_ERROR
-                            ? Integer.toString(outcome.status()) : outcome.kind().label());
-                    call.setStatus(StatusCode.ERROR);
-                }
-                call.end(start + outcome.elapsedNanos(), TimeUnit.NANOSECONDS);
-            }
-            request.end(ended.endNanos() + toEpoch, TimeUnit.NANOSECONDS);
-        } finally {
-            ids.clear();
-        }
-    }
-
-    private static long port(URI base) {
-        if (base.getPort() > 0) {
-            return base.getPort();
-        }
-        return "https".equals(base.getScheme()) ? 443 : 80;
     }
 
     @Override

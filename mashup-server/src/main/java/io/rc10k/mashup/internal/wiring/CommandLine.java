@@ -71,8 +71,9 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
             "2 bad command line, definitions or --log-config file, 0 for --help, --version and a valid --check;",
             "--probe: 0 for a 200, 1 for anything else.");
 
+    /** @throws IllegalArgumentException naming the option, the value and what is accepted */
     public static CommandLine parse(String... args) {
-        MashupOptions options = MashupOptions.defaults();
+        MashupOptions.Builder options = MashupOptions.builder();
         Path config = null;
         Path check = null;
         Path logConfig = null;
@@ -82,33 +83,34 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
             String arg = args[i];
             switch (arg) {
                 case "--help", "-h" -> {
-                    return new CommandLine(options, null, null, true, false, null, null, List.of());
+                    return new CommandLine(options.build(), null, null, true, false, null, null, List.of());
                 }
                 case "--version" -> {
-                    return new CommandLine(options, null, null, false, true, null, null, List.of());
+                    return new CommandLine(options.build(), null, null, false, true, null, null, List.of());
                 }
                 case "--config" -> config = Path.of(value(args, ++i, arg));
                 case "--check" -> check = Path.of(value(args, ++i, arg));
-                case "--mode" -> options = options.withMode(Mode.parse(value(args, ++i, arg)));
-                case "--port" -> options = options.withPort(number(args, ++i, arg));
-                case "--host" -> options = options.withHost(value(args, ++i, arg));
-                case "--max-connections" -> options = options.withMaxConnections(number(args, ++i, arg));
-                case "--admin-port" -> options = options.withAdminPort(number(args, ++i, arg));
-                case "--admin-host" -> options = options.withAdminHost(value(args, ++i, arg));
-                case "--max-threads" -> options = options.withMaxThreads(number(args, ++i, arg));
-                case "--acceptors" -> options = options.withAcceptors(number(args, ++i, arg));
-                case "--selectors" -> options = options.withSelectors(number(args, ++i, arg));
-                case "--max-inflight" -> options = options.withMaxInFlight(number(args, ++i, arg));
-                case "--observability-on-admin-only" -> options = options.withObservabilityOnAdminOnly(true);
-                case "--max-buffered-bytes" -> options = options.withMaxBufferedBytes(bytes(args, ++i, arg));
-                case "--otlp-endpoint" -> options = options.withOtlpEndpoint(url(args, ++i, arg));
+                case "--mode" -> options.mode(Mode.parse(value(args, ++i, arg)));
+                case "--port" -> options.port(number(args, ++i, arg));
+                case "--host" -> options.host(value(args, ++i, arg));
+                case "--max-connections" -> options.maxConnections(number(args, ++i, arg));
+                case "--admin-port" -> options.adminPort(number(args, ++i, arg));
+                case "--admin-host" -> options.adminHost(value(args, ++i, arg));
+                case "--max-threads" -> options.maxThreads(number(args, ++i, arg));
+                case "--acceptors" -> options.acceptors(number(args, ++i, arg));
+                case "--selectors" -> options.selectors(number(args, ++i, arg));
+                case "--max-inflight" -> options.maxInFlight(number(args, ++i, arg));
+                case "--observability-on-admin-only" -> options.observabilityOnAdminOnly(true);
+                case "--max-buffered-bytes" -> options.maxBufferedBytes(bytes(args, ++i, arg));
+                case "--otlp-endpoint" -> options.otlpEndpoint(url(args, ++i, arg));
                 case "--probe" -> probe = probeUrl(args, ++i, arg);
                 case "--log-config" -> logConfig = Path.of(value(args, ++i, arg));
                 case "--log-level" -> logLevels.add(logLevel(value(args, ++i, arg)));
                 default -> throw new IllegalArgumentException("unknown option \"" + arg + "\" (see --help)");
             }
         }
-        return new CommandLine(options, config, check, false, false, probe, logConfig, List.copyOf(logLevels));
+        // Built once all are read: an admin port given before --port stays where it was given.
+        return new CommandLine(options.build(), config, check, false, false, probe, logConfig, List.copyOf(logLevels));
     }
 
     /** {@code LOGGER=LEVEL}, checked; the level lowercased. */
