@@ -33,6 +33,10 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
             "  --host HOST           address to bind (default " + MashupOptions.DEFAULT_HOST + ")",
             "  --max-threads N       the shared thread pool's maximum (default " + MashupOptions.DEFAULT_MAX_THREADS
                     + ")",
+            "  --min-threads N       threads the pool keeps started while idle, 1 to --max-threads (default "
+                    + MashupOptions.DEFAULT_MIN_THREADS + ")",
+            "  --reserved-threads N  threads kept ready to take a job at once (Jetty's reserved threads); 0: none",
+            "                        (default: Jetty's choice, by the cores and the pool)",
             "  --acceptors N         the main connector's acceptor threads, 0 to 64; 0: its selectors accept",
             "                        (default: Jetty's, by the cores)",
             "  --selectors N         the main connector's selector threads, 1 to 256 (default: Jetty's, by the",
@@ -41,6 +45,11 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
             "                        the open-file limit, at most " + MashupOptions.DEFAULT_MAX_IN_FLIGHT + ")",
             "  --max-connections N   inbound connections at once; past it accepting pauses (default: derived from",
             "                        the open-file limit)",
+            "  --idle-timeout MS     close an inbound connection idle this long: kept alive between requests, or a",
+            "                        client that stops reading (default " + MashupOptions.DEFAULT_IDLE_TIMEOUT_MILLIS
+                    + "; " + ServerAssembly.NEAR_LIMIT_IDLE_TIMEOUT_MILLIS + " or less at --max-connections)",
+            "  --accept-queue N      the listen backlog, 1 to 65535, capped by net.core.somaxconn (default "
+                    + MashupOptions.DEFAULT_ACCEPT_QUEUE + ")",
             "  --admin-port N        port serving only /health, /health/live, /health/ready, /metrics and the",
             "                        live view /dashboard, outside the connection limit and open during a",
             "                        graceful stop (default: --port + 1, ephemeral with --port 0; -1 for none)",
@@ -97,6 +106,10 @@ public record CommandLine(MashupOptions options, Path config, Path check, boolea
                 case "--admin-port" -> options.adminPort(number(args, ++i, arg));
                 case "--admin-host" -> options.adminHost(value(args, ++i, arg));
                 case "--max-threads" -> options.maxThreads(number(args, ++i, arg));
+                case "--min-threads" -> options.minThreads(number(args, ++i, arg));
+                case "--reserved-threads" -> options.reservedThreads(number(args, ++i, arg));
+                case "--idle-timeout" -> options.idleTimeoutMillis(number(args, ++i, arg));
+                case "--accept-queue" -> options.acceptQueue(number(args, ++i, arg));
                 case "--acceptors" -> options.acceptors(number(args, ++i, arg));
                 case "--selectors" -> options.selectors(number(args, ++i, arg));
                 case "--max-inflight" -> options.maxInFlight(number(args, ++i, arg));
