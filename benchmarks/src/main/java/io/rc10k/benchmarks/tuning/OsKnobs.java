@@ -33,23 +33,34 @@ final class OsKnobs {
 
     /**
      * {@code ulimit -n} of the server ({@code prlimit --nofile}): the limits it derives, and a burst of
-     * {@code burst} mashups at once (C = 6 h2c calls of 1 s), each on a connection of its own.
+     * {@code burst} mashups at once (C = 6 h2c calls of 3 s), each on a connection of its own. A value
+     * {@code N/unbounded} runs under N files with the limits a 20,000-file process derives
+     * ({@code --max-connections 19488 --max-inflight 10000}): what the derivation keeps from happening.
      */
     static Table files(Rig rig, List<String> values, int burst) throws Exception {
-        Path definitions = rig.definitions(Rig.mashup(rig.stubs(), "\"protocol\":\"h2c\"", 6, "delay=1000", 5_000));
+        long delayMillis = 3_000;
+        Path definitions = rig.definitions(Rig.mashup(rig.stubs(), "\"protocol\":\"h2c\"", 6, "delay=" + delayMillis,
+                10_000));
         Table table = new Table("files", "The server's open-file limit (`ulimit -n`, here set with `prlimit "
                 + "--nofile`): the limits it derives at start, and what a burst of " + burst + " mashups at once, "
-                + "each on a connection of its own, gets.", List.of("ulimit -n", "--max-connections (derived)",
-                "--max-inflight (derived)", "burst", "200 complete", "503", "other / failed", "all ended after ms"));
+                + "each on a connection of its own, gets.", List.of("ulimit -n", "--max-connections",
+                "--max-inflight", "burst", "200 complete", "503", "other / failed", "all ended after ms"));
         for (int round = 0; round < rig.settings().rounds(); round++) {
             for (String value : rotate(values, round)) {
-                Rig.Launch launch = new Rig.Launch(definitions, List.of(), List.of(), null, Long.parseLong(value));
+                String[] parts = value.split("/");
+                boolean unbounded = parts.length == 2 && parts[1].equals("unbounded");
+                if (parts.length > 2 || parts.length == 2 && !unbounded) {
+                    throw new IllegalArgumentException("files: \"" + value + "\" (accepted: N or N/unbounded)");
+                }
+                List<String> args = unbounded ? List.of("--max-connections", "19488", "--max-inflight", "10000")
+                        : List.of();
+                Rig.Launch launch = new Rig.Launch(definitions, args, List.of(), null, Long.parseLong(parts[0]));
                 ServerProcess server = rig.start(Map.of(value, launch)).get(value);
                 try {
                     Matcher limits = LIMITS.matcher(server.readyLine());
                     boolean found = limits.find();
-                    burst(server, Math.min(200, burst), 20_000); // the JIT and the partner connection first
-                    Burst b = burst(server, burst, 20_000);
+                    burst(server, Math.min(200, burst), 30_000); // the JIT and the partner connection first
+                    Burst b = burst(server, burst, 60_000);
                     table.add(value, found ? limits.group(2) : "?", found ? limits.group(1) : "?",
                             Integer.toString(burst), Integer.toString(b.ok()), Integer.toString(b.status("503")),
                             Integer.toString(b.failed() - b.status("503")) + b.firstFailureNote(),
@@ -59,26 +70,31 @@ final class OsKnobs {
                 }
             }
         }
-        table.note("Mashup of C = 6 h2c calls answered after 1 s, deadline 5 s; a warm-up burst of at most 200 first; "
-                + "the burst is one GET per connection (`Connection: close`), every connection opened at once from one "
-                + "selector thread of the load. Rows of the same value are rounds.");
+        table.note("Mashup of C = 6 h2c calls answered after " + delayMillis + " ms, deadline 10 s; a warm-up burst of "
+                + "at most 200 first; the burst is one GET per connection (`Connection: close`), every connection "
+                + "opened at once from one selector thread of the load. The limits are what the server printed at "
+                + "start. Rows of the same value are rounds.");
         return table;
     }
 
     /**
-     * {@code net.core.somaxconn}, which caps every listen backlog (the server asks 4,096): a burst of
-     * {@code burst} connections at once, each one GET of a C = 1 zero-delay mashup.
+     * The listen backlog: {@code net.core.somaxconn}, which caps every backlog (the server asks 4,096), when
+     * {@code kernel}; else the server's own {@code --accept-queue} (under the machine's somaxconn). A burst of
+     * {@code burst} connections at once, each one GET of a C = 1 zero-delay mashup, on a server started after the
+     * setting (the kernel caps a backlog when the socket listens).
      */
-    static Table somaxconn(Rig rig, List<String> values, int burst) throws Exception {
+    static Table backlog(Rig rig, List<String> values, int burst, boolean kernel) throws Exception {
         Path definitions = rig.definitions(Rig.mashup(rig.stubs(), "\"protocol\":\"h2c\"", 1, "", 5_000));
-        Table table = new Table("somaxconn", "The kernel's cap on a listen backlog (`net.core.somaxconn`): a burst of "
-                + burst + " connections at once, one GET each.", List.of("net.core.somaxconn", "burst",
-                "200 complete", "other / failed", "all ended after ms"));
+        String knob = kernel ? "net.core.somaxconn" : "--accept-queue";
+        Table table = new Table(kernel ? "somaxconn" : "accept-queue", (kernel ? "The kernel's cap on a listen "
+                + "backlog (`net.core.somaxconn`)" : "The server's listen backlog (`--accept-queue N`)") + ": a burst of "
+                + burst + " connections at once, one GET each.", List.of(knob, "burst", "200 complete",
+                "other / failed", "all ended after ms"));
         for (int round = 0; round < rig.settings().rounds(); round++) {
             for (String value : rotate(values, round)) {
-                try (Sysctl somaxconn = Sysctl.set("net.core.somaxconn", value)) {
-                    ServerProcess server = rig.start(Map.of(value, new Rig.Launch(definitions, List.of())))
-                            .get(value);
+                List<String> args = kernel ? List.of() : List.of("--accept-queue", value);
+                try (Sysctl somaxconn = kernel ? Sysctl.set("net.core.somaxconn", value) : null) {
+                    ServerProcess server = rig.start(Map.of(value, new Rig.Launch(definitions, args))).get(value);
                     try {
                         burst(server, 200, 20_000); // the JIT and the partner connection, before the measured burst
                         Burst b = burst(server, burst, 30_000);
@@ -91,9 +107,9 @@ final class OsKnobs {
                 }
             }
         }
-        table.note("The server is started after the setting changes (the kernel caps a backlog when the socket "
-                + "listens) with its accept queue of 4,096; a warm-up burst of 200 first. Mashup of C = 1 zero-delay "
-                + "h2c call. Each row is one burst; rows of the same value are rounds.");
+        table.note((kernel ? "The server asks a backlog of 4,096" : "net.core.somaxconn was "
+                + Sysctl.get("net.core.somaxconn")) + "; a warm-up burst of 200 first. Mashup of C = 1 zero-delay h2c "
+                + "call. Each row is one burst; rows of the same value are rounds.");
         return table;
     }
 

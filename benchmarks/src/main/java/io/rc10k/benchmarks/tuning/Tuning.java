@@ -33,28 +33,35 @@ import java.util.Map;
  */
 public final class Tuning {
     /** Every knob, in the order run. */
-    static final List<String> KNOBS = List.of("selectors", "threads", "max-inflight", "partner-connections", "streams",
-            "max-response-bytes", "max-buffered-bytes", "files", "somaxconn", "ports", "heap", "gc");
+    static final List<String> KNOBS = List.of("selectors", "threads", "min-threads", "reserved-threads",
+            "idle-timeout", "max-inflight", "partner-connections", "streams", "max-response-bytes",
+            "max-buffered-bytes", "files", "somaxconn", "accept-queue", "ports", "heap", "gc");
 
     private static final String USAGE = """
             [options]   (run as java -cp benchmarks/target/benchmarks.jar io.rc10k.benchmarks.tuning.Tuning)
-              --knobs LIST       which sweeps, in order (default all): selectors, threads, max-inflight,
-                                 partner-connections, streams, max-response-bytes, max-buffered-bytes, files,
-                                 somaxconn, ports, heap, gc
+              --knobs LIST       which sweeps, in order (default all): selectors, threads, min-threads,
+                                 reserved-threads, idle-timeout, max-inflight, partner-connections, streams,
+                                 max-response-bytes, max-buffered-bytes, files, somaxconn, accept-queue, ports,
+                                 heap, gc
               --values LIST      the values of the one knob named by --knobs (default: the knob's own), e.g.
-                                 selectors 1/1,0/1 (ACCEPTORS/SELECTORS); threads 8,200; max-inflight 50,10000;
+                                 selectors 1/1,0/1 (ACCEPTORS/SELECTORS); threads 8,200; min-threads 8,64;
+                                 reserved-threads -1,0; idle-timeout 30000,1000; max-inflight 50,10000;
                                  partner-connections 16,256; streams 1,128; max-response-bytes 256k/1m (BODY/LIMIT);
-                                 max-buffered-bytes 4m,default; files 1024,20000 (ulimit -n); somaxconn 128,4096;
+                                 max-buffered-bytes 4m,default; files 1024,20000,1024/unbounded (ulimit -n;
+                                 unbounded: the limits of 20000 files); somaxconn 128,4096;
+                                 accept-queue 4096,16;
                                  ports keep-alive,close,close/1000 (a range of N ports); heap 128m,256m (-Xmx);
                                  gc G1,Parallel,ZGC,Shenandoah
               --rounds N         interleaved rounds per sweep (default 2)
               --warmup-ms MS     the longest warm-up per server (default 10000)
               --measure-ms MS    a measured window or phase (default 5000)
               --quick            one round, 1 s warm-up, 1 s windows, small bursts and rates: checks the sweeps run
-              --rates LIST       max-inflight: arrivals per second (default 500,4000)
+              --connections N    selectors, threads, min-threads, reserved-threads: closed-loop clients (default 64)
+              --partner-protocol P   their partner calls: h2c (default) or http/1.1
+              --rates LIST       max-inflight: arrivals per second (default 500,3000)
               --gc-rate N        gc: arrivals per second (default 1000)
               --gc-java LIST     gc: the java commands to compare (default: this JVM's)
-              --burst N          files and somaxconn: connections at once (default 2000 and 4000)
+              --burst N          files, somaxconn, accept-queue: connections at once (default 2000, 8000, 8000)
               --heap-inflight N  heap: mashups held at once (default 4000)
               --java PATH        the servers' java (default: this JVM's)
               --mashup-jar PATH  (default mashup-server/target/mashup-server.jar)
@@ -76,7 +83,8 @@ public final class Tuning {
     }
 
     /** The run's parameters beyond {@link Rig.Settings}. */
-    record Params(List<Double> rates, double gcRate, List<String> gcJavas, int burst, int heapInflight, boolean quick) {
+    record Params(List<Double> rates, double gcRate, List<String> gcJavas, int burst, int heapInflight, boolean quick,
+            ServerKnobs.Load load) {
     }
 
     /** The columns of the table of a sweep that failed. */
@@ -88,8 +96,16 @@ public final class Tuning {
     static Map<String, Knob> knobs(Params p) {
         int burst = p.burst() > 0 ? p.burst() : p.quick() ? 200 : 0;
         Map<String, Knob> knobs = new LinkedHashMap<>();
-        add(knobs, "selectors", "1/1,0/1,0/2,1/2,1/4", (rig, v) -> ServerKnobs.selectors(rig, v, v.get(0)));
-        add(knobs, "threads", "200,8,16,64", (rig, v) -> ServerKnobs.threads(rig, v, v.get(0)));
+        add(knobs, "selectors", "1/1,0/1,0/2,1/2,1/4", (rig, v) -> ServerKnobs.selectors(rig, v, v.get(0), p.load()));
+        add(knobs, "threads", "200,8,16,64", (rig, v) -> ServerKnobs.poolOption(rig, "threads", "--max-threads",
+                "The shared pool's maximum (`--max-threads N`)", v, v.get(0), p.load()));
+        add(knobs, "min-threads", "8,1,64,200", (rig, v) -> ServerKnobs.poolOption(rig, "min-threads",
+                "--min-threads", "Threads the pool keeps started (`--min-threads N`, of 200)", v, v.get(0), p.load()));
+        add(knobs, "reserved-threads", "-1,0,8", (rig, v) -> ServerKnobs.poolOption(rig, "reserved-threads",
+                "--reserved-threads", "Threads kept ready to take a job at once (`--reserved-threads N`; -1: Jetty's "
+                        + "choice)", v, v.get(0), p.load()));
+        add(knobs, "idle-timeout", "30000,1000", (rig, v) -> ServerKnobs.idleTimeout(rig, v, p.quick() ? 100 : 1_000,
+                p.quick() ? 1_500 : 3_000));
         add(knobs, "max-inflight", "10000,50,200,1000", (rig, v) -> ServerKnobs.maxInflight(rig, v, p.rates()));
         add(knobs, "partner-connections", "256,16,64,1024", (rig, v) -> PartnerKnobs.connections(rig, v, v.get(0)));
         add(knobs, "streams", "128,1,8,1024", (rig, v) -> PartnerKnobs.streams(rig, v, v.get(0)));
@@ -97,11 +113,13 @@ public final class Tuning {
                 (rig, v) -> PartnerKnobs.maxResponseBytes(rig, v, v.get(0)));
         add(knobs, "max-buffered-bytes", "default,4m,16m,64m", (rig, v) -> PartnerKnobs.maxBufferedBytes(rig, v,
                 v.get(0)));
-        add(knobs, "files", "20000,1024,4096", (rig, v) -> OsKnobs.files(rig, v, burst > 0 ? burst : 2_000));
-        add(knobs, "somaxconn", "4096,128", (rig, v) -> OsKnobs.somaxconn(rig, v, burst > 0 ? burst : 4_000));
+        add(knobs, "files", "20000,1024,4096,1024/unbounded", (rig, v) -> OsKnobs.files(rig, v, burst > 0 ? burst : 2_000));
+        add(knobs, "somaxconn", "4096,128", (rig, v) -> OsKnobs.backlog(rig, v, burst > 0 ? burst : 8_000, true));
+        add(knobs, "accept-queue", "4096,128,16", (rig, v) -> OsKnobs.backlog(rig, v, burst > 0 ? burst : 8_000,
+                false));
         add(knobs, "ports", "keep-alive,close,close/1000", OsKnobs::ports);
         add(knobs, "heap", "64m,128m,256m", (rig, v) -> JvmKnobs.heap(rig, v, p.heapInflight(),
-                p.quick() ? 1_000 : 3_000));
+                p.quick() ? 1_000 : 10_000));
         add(knobs, "gc", "G1,Parallel,ZGC,Shenandoah", (rig, v) -> JvmKnobs.gc(rig, v, p.gcJavas(), p.gcRate()));
         return knobs;
     }
@@ -125,6 +143,8 @@ public final class Tuning {
         List<String> gcJavas = null;
         int burst = 0;
         int heapInflight = 0;
+        int connections = ServerKnobs.Load.DEFAULT.connections();
+        String protocol = ServerKnobs.Load.DEFAULT.protocol();
         Path out = Path.of("tuning-tables.md");
         CommandLine line = new CommandLine("tuning", USAGE, args);
         while (line.next()) {
@@ -140,6 +160,8 @@ public final class Tuning {
                 case "--gc-java" -> gcJavas = line.list();
                 case "--burst" -> burst = line.intValue();
                 case "--heap-inflight" -> heapInflight = line.intValue();
+                case "--connections" -> connections = line.intValue();
+                case "--partner-protocol" -> protocol = line.value();
                 case "--java" -> java = line.value();
                 case "--mashup-jar" -> mashupJar = line.path();
                 case "--stub-jar" -> stubJar = line.path();
@@ -159,11 +181,13 @@ public final class Tuning {
             throw line.fail("--burst " + burst + ", --heap-inflight " + heapInflight + ", --gc-rate " + gcRate
                     + " (accepted: more than 0)");
         }
-        Params params = new Params(rates != null ? rates : quick ? List.of(50.0, 400.0) : List.of(500.0, 4_000.0),
-                gcRate > 0 ? gcRate : quick ? 100 : 1_000, gcJavas != null ? gcJavas : List.of(java), burst,
-                heapInflight > 0 ? heapInflight : quick ? 200 : 4_000, quick);
+        Params params;
         Rig.Settings settings;
         try {
+            params = new Params(rates != null ? rates : quick ? List.of(50.0, 400.0) : List.of(500.0, 3_000.0),
+                    gcRate > 0 ? gcRate : quick ? 100 : 1_000, gcJavas != null ? gcJavas : List.of(java), burst,
+                    heapInflight > 0 ? heapInflight : quick ? 200 : 4_000, quick,
+                    new ServerKnobs.Load(connections, protocol));
             settings = quick ? new Rig.Settings(mashupJar, stubJar, java, 1, 1_000, 1_000)
                     : new Rig.Settings(mashupJar, stubJar, java, rounds, warmup, measure);
         } catch (IllegalArgumentException e) {

@@ -25,13 +25,14 @@ class TuningIT {
         Path out = dir.resolve("tuning.md");
         Rig.Settings settings = new Rig.Settings(MASHUP_JAR, STUB_JAR, ProcessHandle.current().info().command()
                 .orElse("java"), 1, 500, 1_000);
-        Tuning.Params params = new Tuning.Params(List.of(50.0), 50, List.of(), 0, 100, true);
+        Tuning.Params params = new Tuning.Params(List.of(50.0), 50, List.of(), 0, 100, true,
+                new ServerKnobs.Load(8, "h2c"));
 
         List<Table> tables = Tuning.run(settings, params, List.of("threads"), List.of("200", "16"), out, "# test\n\n");
 
         assertEquals(1, tables.size());
         Table table = tables.get(0);
-        assertEquals(List.of("--max-threads", "mashups/s", "÷ baseline", "server CPU µs per mashup", "÷ baseline",
+        assertEquals(List.of("--max-threads", "mashups/s", "÷ baseline", "server CPU µs per answer", "÷ baseline",
                 "failed"), table.columns(), table.markdown());
         assertEquals(2, table.rows().size(), table.markdown());
         assertEquals(List.of("200", "16"), table.rows().stream().map(r -> r.get(0)).toList(), table.markdown());
