@@ -22,7 +22,7 @@ public final class MashupOptions {
     public static final int DEFAULT_MAX_THREADS = 200;
     /** Threads the pool keeps started while idle (at most {@code maxThreads}). */
     public static final int DEFAULT_MIN_THREADS = 8;
-    /** How long an inbound connection may stay idle (no request, or a client that stops reading) before it is closed. */
+    /** How long an inbound connection may stay idle (no next request, a client that stops reading) before closing. */
     public static final int DEFAULT_IDLE_TIMEOUT_MILLIS = 30_000;
     /** The listen backlog the main connector asks for; the kernel caps it at {@code net.core.somaxconn}. */
     public static final int DEFAULT_ACCEPT_QUEUE = 4_096;

@@ -250,6 +250,14 @@ public final class HeapPerMashup {
         long partner = 0;
         long rampMillis = 0;
         while (true) {
+            // First in the loop, so that a server that never answers its /metrics (one thrashing in a heap too small)
+            // cannot keep the poll going past its bound, one timed-out scrape after another.
+            if (outcome.isDone() || System.nanoTime() > pollEnd) {
+                notMeasured = String.format(Locale.ROOT, "the server never held all %,d requests and %,d calls at once "
+                        + "(peak seen %,d / %,d, at the stubs %,d); a longer --delay-ms gives the load more time to "
+                        + "arrive", settings.inflight(), targetOut, peakIn, peakOut, peakPartner);
+                break;
+            }
             Map<String, Double> m;
             try {
                 m = scrape(probe, metrics);
@@ -274,12 +282,6 @@ public final class HeapPerMashup {
             }
             if (inbound >= settings.inflight() && outbound >= targetOut && partner >= targetOut) {
                 rampMillis = (System.nanoTime() - start) / 1_000_000;
-                break;
-            }
-            if (outcome.isDone() || System.nanoTime() > pollEnd) {
-                notMeasured = String.format(Locale.ROOT, "the server never held all %,d requests and %,d calls at once "
-                        + "(peak seen %,d / %,d, at the stubs %,d); a longer --delay-ms gives the load more time to "
-                        + "arrive", settings.inflight(), targetOut, peakIn, peakOut, peakPartner);
                 break;
             }
             Thread.sleep(POLL_MILLIS);

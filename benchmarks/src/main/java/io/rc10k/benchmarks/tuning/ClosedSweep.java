@@ -14,10 +14,10 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * A knob's values under closed-loop load: one mashup server per value, all started at once and measured in
- * interleaved rounds, each starting with the next value ({@link InterleavedRounds}: kept-alive connections, one request in flight on each, the
- * server's CPU from {@code /proc}), so that the machine's drift falls on every value alike. Each value is
- * compared with the baseline (the server's default) of the same round: the ratios, not the absolute figures,
- * are what a noisy machine can tell.
+ * interleaved rounds, each starting with the next value ({@link InterleavedRounds}: kept-alive connections, one
+ * request in flight on each, the server's CPU from {@code /proc}), so that the machine's drift falls on every value
+ * alike. Each value is compared with the baseline (the server's default) of the same round: the ratios, not the
+ * absolute figures, are what a noisy machine can tell.
  */
 final class ClosedSweep {
     /** The columns {@link #addRows} fills after the knob's own. */
@@ -86,7 +86,8 @@ final class ClosedSweep {
             cells.add(String.format(Locale.ROOT, "%,.0f", median(list, Window::perSecond)));
             cells.add(value.equals(baseline) || base == null ? "1" : ratio(list, base, Window::perSecond));
             cells.add(String.format(Locale.ROOT, "%,.1f", median(list, ClosedSweep::cpuMicrosPerAnswer)));
-            cells.add(value.equals(baseline) || base == null ? "1" : ratio(list, base, ClosedSweep::cpuMicrosPerAnswer));
+            cells.add(value.equals(baseline) || base == null ? "1"
+                    : ratio(list, base, ClosedSweep::cpuMicrosPerAnswer));
             cells.add(String.format(Locale.ROOT, "%,d", failed) + (firstFailure == null ? ""
                     : " (" + shorten(firstFailure) + ")"));
             cells.addAll(moreCells.getOrDefault(value, List.of()));
@@ -94,7 +95,7 @@ final class ClosedSweep {
         });
     }
 
-    /** The median of each round's {@code of(value) ÷ of(baseline)}, with the range over rounds when there are several. */
+    /** The median of each round's {@code of(value) ÷ of(baseline)}, with its range when there are several rounds. */
     static String ratio(List<Window> value, List<Window> baseline, ToDoubleFunction<Window> of) {
         int rounds = Math.min(value.size(), baseline.size());
         double[] ratios = new double[rounds];

@@ -86,10 +86,11 @@ final class OsKnobs {
     static Table backlog(Rig rig, List<String> values, int burst, boolean kernel) throws Exception {
         Path definitions = rig.definitions(Rig.mashup(rig.stubs(), "\"protocol\":\"h2c\"", 1, "", 5_000));
         String knob = kernel ? "net.core.somaxconn" : "--accept-queue";
-        Table table = new Table(kernel ? "somaxconn" : "accept-queue", (kernel ? "The kernel's cap on a listen "
-                + "backlog (`net.core.somaxconn`)" : "The server's listen backlog (`--accept-queue N`)") + ": a burst of "
-                + burst + " connections at once, one GET each.", List.of(knob, "burst", "200 complete",
-                "other / failed", "all ended after ms"));
+        String what = kernel ? "The kernel's cap on a listen backlog (`net.core.somaxconn`)"
+                : "The server's listen backlog (`--accept-queue N`)";
+        Table table = new Table(kernel ? "somaxconn" : "accept-queue", what + ": a burst of " + burst
+                + " connections at once, one GET each.", List.of(knob, "burst", "200 complete", "other / failed",
+                "all ended after ms"));
         for (int round = 0; round < rig.settings().rounds(); round++) {
             for (String value : rotate(values, round)) {
                 List<String> args = kernel ? List.of() : List.of("--accept-queue", value);
@@ -146,7 +147,8 @@ final class OsKnobs {
                 + "answer (`close=true`), or ended by the server when a call times out — against the ephemeral port "
                 + "range (`net.ipv4.ip_local_port_range`) and TIME_WAIT reuse (`net.ipv4.tcp_tw_reuse`).",
                 List.of("partner connections", "ip_local_port_range", "tcp_tw_reuse", "answers/s",
-                        "server CPU µs per answer", "partner calls by outcome", "TIME_WAIT after: server / partner"));
+                        "server CPU µs per answer", "partner calls by outcome",
+                        "TIME_WAIT after the window: server / partner side"));
         try {
             for (int round = 0; round < rig.settings().rounds(); round++) {
                 Measurement measurement = new Measurement(connections, round == 0 ? rig.settings().warmupMillis()
@@ -159,6 +161,7 @@ final class OsKnobs {
                     boolean noReuse = parts[parts.length - 1].equals("noreuse");
                     Window w;
                     Prometheus before = rig.metrics(server);
+                    int[] timeWaitBefore = timeWait(stubPort);
                     int[] timeWait;
                     String rangeNow;
                     String reuseNow;
@@ -175,7 +178,8 @@ final class OsKnobs {
                     table.add(parts[0], rangeNow, reuseNow,
                             String.format(Locale.ROOT, "%,.0f", answers * 1e9 / w.elapsedNanos()),
                             String.format(Locale.ROOT, "%,.1f", w.cpuMillis() * 1000.0 / Math.max(1, answers)),
-                            outcomes(before, after), String.format(Locale.ROOT, "%,d / %,d", timeWait[0], timeWait[1]));
+                            outcomes(before, after), String.format(Locale.ROOT, "%,d / %,d (before: %,d / %,d)",
+                                    timeWait[0], timeWait[1], timeWaitBefore[0], timeWaitBefore[1]));
                 }
             }
         } finally {
@@ -183,9 +187,10 @@ final class OsKnobs {
         }
         table.note("Load: " + connections + " kept-alive inbound connections, one request in flight on each; C = "
                 + calls + " calls to one HTTP/1.1 stub (zero delay; for timeout: 200 ms, the call's timeout 50 ms), "
-                + "no retries, circuit breaker off; async mode. TIME_WAIT counted in /proc/net/tcp and tcp6 right "
-                + "after each window: server side = sockets whose remote port is the stub's, partner side = whose "
-                + "local port is. Rows of the same value are rounds.");
+                + "no retries, circuit breaker off; async mode. TIME_WAIT counted in /proc/net/tcp and tcp6 before "
+                + "and right after each window (a socket stays in TIME_WAIT 60 s: earlier windows' are still there): "
+                + "server side = sockets whose remote port is the stub's, partner side = whose local port is. Rows of "
+                + "the same value are rounds.");
         return table;
     }
 

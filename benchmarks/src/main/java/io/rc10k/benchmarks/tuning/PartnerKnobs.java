@@ -36,9 +36,9 @@ final class PartnerKnobs {
                 + "HTTP/1.1: mashups per second and the server's CPU per mashup when every client's C calls want a "
                 + "connection of their own.", ClosedSweep.columns(List.of("maxConnections")));
         ClosedSweep.addRows(table, ClosedSweep.run(rig, launches, CALLS, CONNECTIONS).windows(), baseline, cells);
-        table.note("Load: " + CONNECTIONS + " kept-alive connections, one request in flight on each (" + CONNECTIONS
-                * CALLS + " partner calls wanted at once); C = " + CALLS + " calls to one HTTP/1.1 stub answering after "
-                + DELAY_MILLIS + " ms; maxQueued 4096; async mode.");
+        table.note("Load: " + CONNECTIONS + " kept-alive connections, one request in flight on each ("
+                + CONNECTIONS * CALLS + " partner calls wanted at once); C = " + CALLS + " calls to one HTTP/1.1 stub "
+                + "answering after " + DELAY_MILLIS + " ms; maxQueued 4096; async mode.");
         return table;
     }
 

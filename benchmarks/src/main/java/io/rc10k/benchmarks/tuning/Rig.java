@@ -28,7 +28,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * <pre>{@code
  * try (Rig rig = new Rig(settings)) {
  *     Path definitions = rig.definitions(Rig.mashup(rig.stubs(), "\"protocol\":\"h2c\"", 6, "", 5_000));
- *     Map<String, ServerProcess> servers = rig.start(Map.of("1", new Rig.Launch(definitions, List.of("--selectors", "1"))));
+ *     Map<String, ServerProcess> servers = rig.start(Map.of("1",
+ *             new Rig.Launch(definitions, List.of("--selectors", "1"))));
  * }
  * }</pre>
  *
@@ -108,7 +109,8 @@ final class Rig implements AutoCloseable {
      */
     static String mashup(URI stubs, String partnerFields, int calls, String query, long deadlineMillis) {
         StringBuilder json = new StringBuilder(String.format(Locale.ROOT,
-                "{\"partners\":{\"stub\":{\"baseUri\":\"%s\",\"circuitBreaker\":{\"enabled\":false}%s}},\"mashups\":{\"m\":{\"deadlineMillis\":%d,\"calls\":[",
+                "{\"partners\":{\"stub\":{\"baseUri\":\"%s\",\"circuitBreaker\":{\"enabled\":false}%s}},"
+                        + "\"mashups\":{\"m\":{\"deadlineMillis\":%d,\"calls\":[",
                 stubs, partnerFields.isEmpty() ? "" : "," + partnerFields, deadlineMillis));
         for (int k = 1; k <= calls; k++) {
             json.append(k > 1 ? "," : "").append(String.format(Locale.ROOT,
@@ -155,7 +157,7 @@ final class Rig implements AutoCloseable {
         return servers;
     }
 
-    /** {@code [prlimit --nofile=N:N] java [jvmArgs] -jar mashup-server.jar --config F --port 0 (access log off) [args]}. */
+    /** {@code [prlimit --nofile=N:N] java [jvmArgs] -jar mashup-server.jar --config F --port 0 … [args]}. */
     private List<String> command(Launch launch) {
         List<String> command = new ArrayList<>();
         if (launch.openFiles() > 0) {

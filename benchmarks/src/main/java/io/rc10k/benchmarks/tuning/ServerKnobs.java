@@ -61,7 +61,8 @@ final class ServerKnobs {
         for (String value : values) {
             String[] as = value.split("/");
             if (as.length != 2) {
-                throw new IllegalArgumentException("selectors: \"" + value + "\" (accepted: ACCEPTORS/SELECTORS, e.g. 1/2)");
+                throw new IllegalArgumentException("selectors: \"" + value
+                        + "\" (accepted: ACCEPTORS/SELECTORS, e.g. 1/2)");
             }
             launches.put(value, new Rig.Launch(definitions, List.of("--acceptors", as[0], "--selectors", as[1])));
             cells.put(value, List.of(as[0], as[1]));

@@ -84,7 +84,7 @@ final class Sysctl implements AutoCloseable {
         }
     }
 
-    /** A /proc file's text: read to its end, since /proc reports a size of 0 (which {@code Files.readString} trusts). */
+    /** A /proc file's text, read to its end: /proc reports a size of 0, which {@code Files.readString} trusts. */
     static String read(Path file) throws IOException {
         try (InputStream in = Files.newInputStream(file)) {
             return new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim().replaceAll("\\s+", " ");

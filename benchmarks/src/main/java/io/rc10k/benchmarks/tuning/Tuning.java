@@ -23,7 +23,8 @@ import java.util.Map;
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.rc10k.benchmarks.tuning.Tuning                 # every knob
  * java -cp benchmarks/target/benchmarks.jar io.rc10k.benchmarks.tuning.Tuning --knobs threads --values 16,200
- * unshare -n sh -c 'ip link set lo up &amp;&amp; java -cp … Tuning --knobs somaxconn,ports'   # sysctls in a namespace of their own
+ * # the sysctl sweeps in a network namespace of their own, which vanishes with the command:
+ * unshare -n sh -c 'ip link set lo up &amp;&amp; java -cp … Tuning --knobs somaxconn,ports'
  * </pre>
  *
  * <p>Run from the repository root after {@code ./mvnw -q package -DskipTests}. Every sweep stops by itself; the
@@ -50,7 +51,8 @@ public final class Tuning {
                                  max-buffered-bytes 4m,default; files 1024,20000,1024/unbounded (ulimit -n;
                                  unbounded: the limits of 20000 files); somaxconn 128,4096;
                                  accept-queue 4096,16;
-                                 ports keep-alive,close,close/1000 (a range of N ports); heap 128m,256m (-Xmx);
+                                 ports keep-alive,close,timeout/1000/noreuse (MODE[/N ports][/noreuse]);
+                                 heap 128m,256m (-Xmx);
                                  gc G1,Parallel,ZGC,Shenandoah
               --rounds N         interleaved rounds per sweep (default 2)
               --warmup-ms MS     the longest warm-up per server (default 10000)
@@ -113,11 +115,12 @@ public final class Tuning {
                 (rig, v) -> PartnerKnobs.maxResponseBytes(rig, v, v.get(0)));
         add(knobs, "max-buffered-bytes", "default,4m,16m,64m", (rig, v) -> PartnerKnobs.maxBufferedBytes(rig, v,
                 v.get(0)));
-        add(knobs, "files", "20000,1024,4096,1024/unbounded", (rig, v) -> OsKnobs.files(rig, v, burst > 0 ? burst : 2_000));
+        add(knobs, "files", "20000,1024,4096,1024/unbounded",
+                (rig, v) -> OsKnobs.files(rig, v, burst > 0 ? burst : 2_000));
         add(knobs, "somaxconn", "4096,128", (rig, v) -> OsKnobs.backlog(rig, v, burst > 0 ? burst : 8_000, true));
         add(knobs, "accept-queue", "4096,128,16", (rig, v) -> OsKnobs.backlog(rig, v, burst > 0 ? burst : 8_000,
                 false));
-        add(knobs, "ports", "keep-alive,close,close/1000", OsKnobs::ports);
+        add(knobs, "ports", "keep-alive,close,timeout,timeout/1000/noreuse", OsKnobs::ports);
         add(knobs, "heap", "64m,128m,256m", (rig, v) -> JvmKnobs.heap(rig, v, p.heapInflight(),
                 p.quick() ? 1_000 : 10_000));
         add(knobs, "gc", "G1,Parallel,ZGC,Shenandoah", (rig, v) -> JvmKnobs.gc(rig, v, p.gcJavas(), p.gcRate()));

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The quick variant of the tuning sweeps, so that the command never rots: one knob (the pool's maximum), two
- * values, one round of one-second windows against two real servers and the partner stubs. Checks the shape —
+ * values, one round of half-second windows without warm-up against two real servers and the partner stubs. Checks the shape —
  * a row per value with every column filled, every mashup answered, the table written — never the figures.
  */
 class TuningIT {
@@ -24,7 +24,7 @@ class TuningIT {
     void aKnobsTableHasARowPerValueWithItsColumnsAndIsWritten(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("tuning.md");
         Rig.Settings settings = new Rig.Settings(MASHUP_JAR, STUB_JAR, ProcessHandle.current().info().command()
-                .orElse("java"), 1, 500, 1_000);
+                .orElse("java"), 1, 0, 500);
         Tuning.Params params = new Tuning.Params(List.of(50.0), 50, List.of(), 0, 100, true,
                 new ServerKnobs.Load(8, "h2c"));
 
