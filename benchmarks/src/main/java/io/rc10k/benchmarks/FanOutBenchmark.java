@@ -1,6 +1,7 @@
 package io.rc10k.benchmarks;
 
 import io.rc10k.broker.BrokerClient;
+import io.rc10k.broker.Call;
 import io.rc10k.broker.FanOutResult;
 import io.rc10k.broker.Outcome;
 import io.rc10k.broker.Partner;
@@ -132,7 +133,7 @@ public class FanOutBenchmark {
     public int brokerAsync() throws Exception {
         var fanOut = broker.fanOut(Duration.ofSeconds(10));
         for (int i = 0; i < calls; i++) {
-            fanOut.call("stub", "stub");
+            fanOut.add(Call.to("stub").path("stub").build());
         }
         FanOutResult result = fanOut.start().toCompletableFuture().get(30, TimeUnit.SECONDS);
         return (int) result.count(Outcome.Kind.OK);

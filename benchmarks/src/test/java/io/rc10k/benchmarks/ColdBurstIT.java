@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.benchmarks.capacity.ColdBurst;
 import io.rc10k.benchmarks.capacity.ColdBurstReport;
-import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -16,15 +14,10 @@ import org.junit.jupiter.api.Test;
  * never the times.
  */
 class ColdBurstIT {
-    private static final Path MASHUP_JAR = Path.of(System.getProperty("rc10k.mashup.jar",
-            "../mashup-server/target/mashup-server.jar"));
-    private static final Path STUB_JAR = Path.of(System.getProperty("rc10k.stubs.jar",
-            "../partner-stubs/target/partner-stubs.jar"));
-
     @Test
     void twoBurstsOfTwoHundredOnAFreshServerAreAllAnsweredComplete() throws Exception {
         ColdBurst.Settings settings = new ColdBurst.Settings(200, 2, "async", 64, false, true, 200,
-                ProcessHandle.current().info().command().orElse("java"), List.of("-Xmx256m"), MASHUP_JAR, STUB_JAR);
+                QuickLaunch.get());
         ColdBurstReport report = ColdBurst.run(settings);
         String table = report.table();
         assertEquals(2, report.rounds().size(), table);

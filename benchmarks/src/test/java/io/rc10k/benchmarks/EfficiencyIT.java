@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.benchmarks.efficiency.Efficiency;
-import java.nio.file.Path;
+import io.rc10k.benchmarks.efficiency.Load;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -14,18 +14,10 @@ import org.junit.jupiter.api.Test;
  * outcomes — every request answered, CPU seen, an efficiency computed — never the figures themselves.
  */
 class EfficiencyIT {
-    private static final Path MASHUP_JAR = Path.of(System.getProperty("rc10k.mashup.jar",
-            "../mashup-server/target/mashup-server.jar"));
-    private static final Path STUB_JAR = Path.of(System.getProperty("rc10k.stubs.jar",
-            "../partner-stubs/target/partner-stubs.jar"));
-    private static final Path BENCHMARKS_JAR = Path.of(System.getProperty("rc10k.benchmarks.jar",
-            "target/benchmarks.jar"));
-
     @Test
     void everyMashupAndHelloIsAnsweredAndEachModeGetsAnEfficiency() throws Exception {
-        Efficiency.Settings settings = new Efficiency.Settings(List.of(1, 6), List.of("async", "sync"), 4, 500,
-                1_000, MASHUP_JAR, STUB_JAR, BENCHMARKS_JAR,
-                ProcessHandle.current().info().command().orElse("java"), List.of("-Xmx256m"), false, false);
+        Efficiency.Settings settings = new Efficiency.Settings(List.of(1, 6), List.of("async", "sync"),
+                new Load(4, 500, 1_000), QuickLaunch.get(), false, false);
         Efficiency.Report report = Efficiency.run(settings);
         String table = report.table();
         assertTrue(report.passed(), table);

@@ -4,10 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.benchmarks.fleet.FleetExperiment;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,14 +16,7 @@ import org.junit.jupiter.api.Test;
 class FleetIT {
     @Test
     void oneAndThreeInstancesBehindHaproxyAnswerEveryMashupComplete() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/sbin/haproxy")),
-                "/usr/sbin/haproxy is not installed (Debian: apt-get install haproxy; .ci/run does it where it may)");
-        Path stubs = Path.of("..", "partner-stubs", "target", "partner-stubs.jar");
-        Path mashup = Path.of("..", "mashup-server", "target", "mashup-server.jar");
-        assertTrue(Files.isRegularFile(stubs) && Files.isRegularFile(mashup), "package the modules first");
-        System.setProperty("rc10k.stubs.jar", stubs.toString());
-        System.setProperty("rc10k.mashup.jar", mashup.toString());
-        System.setProperty("rc10k.haproxy.recipe", Path.of("..", "deploy", "haproxy", "haproxy.cfg").toString());
+        FleetPrerequisites.assumeMet();
 
         var phases = FleetExperiment.run(new FleetExperiment.Settings(List.of(1, 3), List.of(20.0), 3, 500, 0));
 

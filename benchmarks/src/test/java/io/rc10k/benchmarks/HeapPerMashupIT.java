@@ -4,8 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.benchmarks.capacity.HeapPerMashup;
-import java.nio.file.Path;
-import java.util.List;
+import io.rc10k.benchmarks.capacity.HeapReport;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -18,22 +17,17 @@ import org.junit.jupiter.api.Test;
  * report a figure.
  */
 class HeapPerMashupIT {
-    private static final Path MASHUP_JAR = Path.of(System.getProperty("rc10k.mashup.jar",
-            "../mashup-server/target/mashup-server.jar"));
-    private static final Path STUB_JAR = Path.of(System.getProperty("rc10k.stubs.jar",
-            "../partner-stubs/target/partner-stubs.jar"));
-
     @Test
     void twoHundredMashupsAreHeldAtOnceMeasuredAndAllAnsweredComplete() throws Exception {
         HeapPerMashup.Settings settings = new HeapPerMashup.Settings(200, 6, 5_000, 10_000, "async", 200, 50,
-                ProcessHandle.current().info().command().orElse("java"), List.of("-Xmx256m"), MASHUP_JAR, STUB_JAR);
-        HeapPerMashup.Report report = HeapPerMashup.run(settings);
+                QuickLaunch.get());
+        HeapReport report = HeapPerMashup.run(settings);
         String table = report.table();
         assertTrue(report.measured(), table);
         assertEquals(200, report.inboundAtSample(), table);
         assertEquals(1_200, report.outboundAtSample(), table);
         assertEquals(Map.of("200", 200), report.answers(), table);
         assertTrue(report.passed(), table);
-        assertTrue(Double.isFinite(report.bytesPerMashup()) && report.idleHeapBytes() > 0, table);
+        assertTrue(Double.isFinite(report.bytesPerMashup()) && report.idle().liveBytes() > 0, table);
     }
 }

@@ -4,8 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.benchmarks.efficiency.Efficiency;
+import io.rc10k.benchmarks.efficiency.Load;
 import io.rc10k.benchmarks.peers.HttpsCost;
-import java.nio.file.Path;
+import io.rc10k.benchmarks.peers.Rounds;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -16,18 +17,10 @@ import org.junit.jupiter.api.Test;
  * row in the table with its ratio — never the figures.
  */
 class HttpsCostIT {
-    private static final Path MASHUP_JAR = Path.of(System.getProperty("rc10k.mashup.jar",
-            "../mashup-server/target/mashup-server.jar"));
-    private static final Path STUB_JAR = Path.of(System.getProperty("rc10k.stubs.jar",
-            "../partner-stubs/target/partner-stubs.jar"));
-    private static final Path BENCHMARKS_JAR = Path.of(System.getProperty("rc10k.benchmarks.jar",
-            "target/benchmarks.jar"));
-
     @Test
     void everyVariantAnswersEveryMashupCompleteAndGetsARowBesideCleartext() throws Exception {
-        HttpsCost.Settings settings = new HttpsCost.Settings(new Efficiency.Settings(List.of(6), List.of("async"), 8,
-                0, 1_000, MASHUP_JAR, STUB_JAR, BENCHMARKS_JAR, ProcessHandle.current().info().command()
-                        .orElse("java"), List.of("-Xmx256m"), false, false), 1);
+        HttpsCost.Settings settings = new HttpsCost.Settings(new Rounds(6, 1, new Load(8, 0, 1_000),
+                QuickLaunch.get()));
         HttpsCost.Report report = HttpsCost.run(settings);
         String table = report.table();
         assertTrue(report.passed(), table);

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.benchmarks.capacity.RequiredFailureLatency;
 import io.rc10k.benchmarks.capacity.RequiredFailureReport;
-import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -18,10 +17,6 @@ import org.junit.jupiter.api.Test;
  * and the 20 s deadline, so a 502 that waited for either still fails it.
  */
 class RequiredFailureLatencyIT {
-    private static final Path MASHUP_JAR = Path.of(System.getProperty("rc10k.mashup.jar",
-            "../mashup-server/target/mashup-server.jar"));
-    private static final Path STUB_JAR = Path.of(System.getProperty("rc10k.stubs.jar",
-            "../partner-stubs/target/partner-stubs.jar"));
     private static final int REQUESTS = 20;
 
     @Test
@@ -64,7 +59,6 @@ class RequiredFailureLatencyIT {
 
     private static RequiredFailureLatency.Settings settings(double maxP99Millis) {
         return new RequiredFailureLatency.Settings(REQUESTS, 5, List.of(1, 4), 100, 30_000, 20_000, maxP99Millis,
-                List.of("async", "sync", "virtual"), ProcessHandle.current().info().command().orElse("java"),
-                List.of("-Xmx256m"), MASHUP_JAR, STUB_JAR);
+                List.of("async", "sync", "virtual"), QuickLaunch.get());
     }
 }

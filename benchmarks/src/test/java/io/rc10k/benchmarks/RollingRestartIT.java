@@ -7,7 +7,6 @@ import io.rc10k.benchmarks.fleet.RollingRestart;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,14 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 class RollingRestartIT {
     @Test
     void aRollingRestartUnderLoadLosesNothingAndAKillLosesAtMostWhatWasInFlight(@TempDir Path dir) throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/sbin/haproxy")),
-                "/usr/sbin/haproxy is not installed (Debian: apt-get install haproxy; .ci/run does it where it may)");
-        Path stubs = Path.of("..", "partner-stubs", "target", "partner-stubs.jar");
-        Path mashup = Path.of("..", "mashup-server", "target", "mashup-server.jar");
-        assertTrue(Files.isRegularFile(stubs) && Files.isRegularFile(mashup), "package the modules first");
-        System.setProperty("rc10k.stubs.jar", stubs.toString());
-        System.setProperty("rc10k.mashup.jar", mashup.toString());
-        System.setProperty("rc10k.haproxy.recipe", Path.of("..", "deploy", "haproxy", "haproxy.cfg").toString());
+        FleetPrerequisites.assumeMet();
 
         RollingRestart.Outcome outcome = RollingRestart.run(2, 20, 500, 2, dir.resolve("timeline.csv"));
 

@@ -19,7 +19,7 @@ import io.rc10k.benchmarks.peers.JettyFanOut;
 import io.rc10k.benchmarks.peers.Peers;
 import io.rc10k.benchmarks.peers.VertxFanOut;
 import io.rc10k.benchmarks.tuning.Tuning;
-import io.rc10k.harness.CommandLine;
+import io.rc10k.harness.BuildVersion;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -94,7 +94,7 @@ class ToolCommandLinesTest {
     void versionPrintsTheProjectVersionAndExits0(String name) throws Exception {
         Run run = run(name, "--version");
         assertEquals(0, run.exit(), run.toString());
-        assertEquals(name + " " + CommandLine.version(), run.out().strip());
+        assertEquals(name + " " + BuildVersion.version(), run.out().strip());
     }
 
     @ParameterizedTest

@@ -1,42 +1,20 @@
 package io.rc10k.broker;
 
 import io.rc10k.broker.internal.BufferBudget;
-import io.rc10k.broker.internal.Http1Wire;
-import io.rc10k.broker.internal.JettyWire;
-import io.rc10k.broker.internal.TlsMaterial;
-import io.rc10k.broker.internal.PartnerPools;
 import io.rc10k.broker.internal.PartnerState;
 import io.rc10k.broker.internal.RealExchange;
-import io.rc10k.broker.internal.ResponseCache;
-import io.rc10k.broker.internal.Wire;
-import java.net.URI;
-import java.net.URISyntaxException;
+import io.rc10k.broker.internal.Wires;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import org.eclipse.jetty.client.AbstractConnectionPool;
-import org.eclipse.jetty.client.ConnectionPool;
-import org.eclipse.jetty.client.Destination;
 import org.eclipse.jetty.client.HttpClient;
-import org.eclipse.jetty.client.transport.HttpClientConnectionFactory;
-import org.eclipse.jetty.client.transport.HttpClientTransportDynamic;
-import org.eclipse.jetty.http.HttpCookieStore;
-import org.eclipse.jetty.http.HttpField;
-import org.eclipse.jetty.http.HttpFields;
-import org.eclipse.jetty.http.HttpVersion;
-import org.eclipse.jetty.http2.client.HTTP2Client;
-import org.eclipse.jetty.http2.client.transport.ClientConnectionFactoryOverHTTP2;
 import org.eclipse.jetty.io.ArrayByteBufferPool;
 import org.eclipse.jetty.io.ByteBufferPool;
-import org.eclipse.jetty.io.ClientConnector;
-import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.component.ContainerLifeCycle;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
@@ -46,23 +24,24 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The broker client of the RC10K paper: it holds thousands of outbound exchanges on a few selector
- * threads — its own NIO loops for HTTP/1.1 partners, one Jetty {@link HttpClient} for h2c ones — with a
- * connection pool and limits per partner.
+ * threads — its own NIO loops for HTTP/1.1 partners, Jetty {@link HttpClient}s for h2c and https ones — with
+ * a connection pool and limits per partner.
  *
  * <pre>{@code
  * BrokerClient broker = BrokerClient.builder()
  *         .partner(Partner.builder("weather", "http://127.0.0.1:9001").build())
- *         .partner(Partner.builder("hotels", "http://127.0.0.1:9002").protocol(Partner.Protocol.H2C).build())
+ *         .partner(Partner.builder("hotels", "http://127.0.0.1:9002").protocol(Protocol.H2C).build())
  *         .executor(server.getThreadPool())          // share the server's pool, scheduler and buffers
  *         .scheduler(server.getScheduler())
  *         .byteBufferPool(server.getByteBufferPool())
  *         .build();
  * server.addBean(broker);                            // starts and stops with the server
- * broker.fanOut(Duration.ofSeconds(1)).add(broker.newExchange("weather").path("weather?city=Paris")).start();
+ * broker.fanOut(Duration.ofSeconds(1)).add(Call.to("weather").path("weather?city=Paris").build()).start();
  * }</pre>
  *
  * <p>Threading: loops, selectors, I/O and listener callbacks all run on the executor (HTTP/1.1 answers and
- * their callbacks on the loop that read them: never block there); deadlines on the
+ * their callbacks on the loop that read them, h2c ones on the thread that parsed their frames: never block
+ * there); deadlines on the
  * scheduler. Given an executor, scheduler and buffer pool, the client creates none of its own and
  * does not manage their lifecycle; without them it creates a pool named {@code broker} and a
  * scheduler named {@code broker-scheduler}, which it starts and stops. Thread-safe once started.</p>
@@ -76,8 +55,9 @@ public final class BrokerClient extends ContainerLifeCycle {
     private final Scheduler injectedScheduler;
     private final ByteBufferPool injectedBuffers;
     private final int selectors;
+    private final boolean http1OverJetty;
     private final BufferBudget buffers;
-    /** Exchanges started on their own, in flight: a stop cancels them. A fan-out's are kept by {@link #fanOuts}. */
+    /** Exchanges sent on their own, in flight: a stop cancels them. A fan-out's are kept by {@link #fanOuts}. */
     private final Set<RealExchange> alone = ConcurrentHashMap.newKeySet();
     private final RealExchange.StopList aloneList = new RealExchange.StopList() {
         @Override
@@ -90,64 +70,11 @@ public final class BrokerClient extends ContainerLifeCycle {
             alone.remove(exchange);
         }
     };
-    /** Headers a caller may not set: they would redirect or re-frame the request. */
-    private static final Set<String> REFUSED_HEADERS = Set.of("host", "content-length", "transfer-encoding",
-            "connection", "upgrade", "te", "trailer", "keep-alive", "expect", "proxy-authorization",
-            "proxy-authenticate", "proxy-connection");
-    /**
-     * True for a request header a caller may not set on a call: hop-by-hop ({@code Connection},
-     * {@code Upgrade}, {@code Proxy-*}, …) or the client's own ({@code Host}, {@code Content-Length}, …).
-     * The one rule: the broker refuses such headers, and mashup definitions may not forward them.
-     */
-    static void checkMethod(String method) {
-        if (!isToken(method)) {
-            throw new IllegalArgumentException("method: \"" + method + "\" (accepted: GET, HEAD, POST, …)");
-        }
-    }
 
-    static void checkHeader(String name) {
-        if (name == null || isRefusedHeader(name)) {
-            throw new IllegalArgumentException("header \"" + name + "\" may not be set by a caller: it is hop-by-hop "
-                    + "or set by the client");
-        }
-    }
-
-    public static boolean isRefusedHeader(String name) {
-        String lower = name.toLowerCase(Locale.ROOT);
-        return REFUSED_HEADERS.contains(lower) || lower.startsWith("proxy-");
-    }
-
-    /** One to twenty ASCII letters: every method a partner call may use. */
-    private static boolean isToken(String method) {
-        if (method == null || method.isEmpty() || method.length() > 20) {
-            return false;
-        }
-        for (int i = 0; i < method.length(); i++) {
-            char c = method.charAt(i);
-            if (!(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z')) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private HttpClient http;
-    private Scheduler scheduler;
     private Executor executor;
+    private Wires wires;
+    private ExchangeFactory exchanges;
     private FanOuts fanOuts;
-    /** HTTP/1.1 partners' calls. */
-    private Http1Wire http1;
-    /** h2c partners' calls, over Jetty's client. */
-    private Wire h2c;
-    /** HTTP/1.1 partners' calls over Jetty's client instead of the loops ({@link Builder#jettyForHttp1}); else null. */
-    private Wire jettyHttp1;
-    /** https partners' calls, by partner name: over Jetty's client, h2 or HTTP/1.1 as each partner says. */
-    private Map<String, Wire> secureWires = Map.of();
-    /** The client each https partner is called on, by partner name: for its connection counts. */
-    private Map<String, HttpClient> secureClients = Map.of();
-    /** The clients of https partners with TLS settings of their own, beans of this one while it runs. */
-    private List<HttpClient> ownTlsClients = List.of();
-    private final boolean http1OverJetty;
 
     private BrokerClient(Builder b) {
         this.partners = Map.copyOf(b.partners);
@@ -162,6 +89,15 @@ public final class BrokerClient extends ContainerLifeCycle {
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * True for a request header a caller may not set on a call: hop-by-hop ({@code Connection},
+     * {@code Upgrade}, {@code Proxy-*}, …) or the client's own ({@code Host}, {@code Content-Length}, …).
+     * The one rule: the broker refuses such headers, and mashup definitions may not forward them.
+     */
+    public static boolean isRefusedHeader(String name) {
+        return RequestRules.isRefusedHeader(name);
     }
 
     /** A quarter of the heap the JVM may grow to: what partners' bodies in transit may hold together. */
@@ -179,56 +115,18 @@ public final class BrokerClient extends ContainerLifeCycle {
         return buffers.maxBytes();
     }
 
+    /**
+     * Assembles the client in named steps: the pool and the scheduler (the injected ones, or its own), the
+     * wires to the partners ({@link Wires}), what makes exchanges of calls, and the fan-outs' deadlines.
+     */
     @Override
     protected void doStart() throws Exception {
-        Executor executor = injectedExecutor;
-        if (executor == null) {
-            QueuedThreadPool pool = new QueuedThreadPool(200, 4);
-            pool.setName("broker");
-            executor = pool;
-            addBean(pool, true);
-        }
-        scheduler = injectedScheduler;
-        if (scheduler == null) {
-            scheduler = new ScheduledExecutorScheduler("broker-scheduler", false);
-            addBean(scheduler, true);
-        }
-        ByteBufferPool buffers = injectedBuffers != null ? injectedBuffers : new ArrayByteBufferPool();
-
-        http = newHttpClient("broker-client", executor, scheduler, buffers,
-                TlsMaterial.sslContextFactory("broker-client", Partner.Tls.DEFAULT));
-        addBean(http, true);
-        // https partners with settings of their own (a CA file, a client certificate) get a client per settings.
-        Map<Partner.Tls, HttpClient> tlsClients = new HashMap<>();
-        Map<String, Wire> secure = new HashMap<>();
-        Map<String, HttpClient> clients = new HashMap<>();
-        for (Partner partner : partners.values()) {
-            if (!partner.secure()) {
-                continue;
-            }
-            if (!partner.tls().verifyHostname()) {
-                LOG.warn("partner {}: TLS host name verification is OFF — any trusted certificate is accepted "
-                        + "for {}; for tests only", partner.name(), partner.baseUri().getHost());
-            }
-            HttpClient client = partner.tls().equals(Partner.Tls.DEFAULT) ? http : tlsClients.get(partner.tls());
-            if (client == null) {
-                client = newHttpClient("broker-client-tls-" + (tlsClients.size() + 1), executor, scheduler, buffers,
-                        TlsMaterial.sslContextFactory(partner.name(), partner.tls()));
-                tlsClients.put(partner.tls(), client);
-                addBean(client, true);
-            }
-            clients.put(partner.name(), client);
-            secure.put(partner.name(), new JettyWire(client,
-                    partner.protocol().multiplexed() ? HttpVersion.HTTP_2 : HttpVersion.HTTP_1_1));
-        }
-        secureWires = Map.copyOf(secure);
-        secureClients = Map.copyOf(clients);
-        ownTlsClients = List.copyOf(tlsClients.values());
-        http1 = new Http1Wire(partners.values(), executor, selectors > 0 ? selectors : Http1Wire.defaultLoops(executor));
-        addBean(http1, true);
-        h2c = new JettyWire(http, HttpVersion.HTTP_2);
-        jettyHttp1 = http1OverJetty ? new JettyWire(http, HttpVersion.HTTP_1_1) : null;
-        this.executor = executor;
+        executor = injectedExecutor != null ? injectedExecutor : ownPool();
+        Scheduler scheduler = injectedScheduler != null ? injectedScheduler : ownScheduler();
+        wires = new Wires(partners, executor, scheduler,
+                injectedBuffers != null ? injectedBuffers : new ArrayByteBufferPool(), selectors, http1OverJetty);
+        addBean(wires, true);
+        exchanges = new ExchangeFactory(this, states, wires, scheduler, executor);
         fanOuts = new FanOuts(scheduler, executor);
         super.doStart();
         if (injectedExecutor == null) {
@@ -236,44 +134,17 @@ public final class BrokerClient extends ContainerLifeCycle {
         }
     }
 
-    /**
-     * One of Jetty's clients on the shared pool, scheduler and buffers: HTTP/1.1, h2c, and over TLS h2 or
-     * HTTP/1.1 by ALPN, with {@code tls} for every https partner it calls.
-     */
-    private HttpClient newHttpClient(String name, Executor executor, Scheduler scheduler, ByteBufferPool buffers,
-            SslContextFactory.Client tls) {
-        ClientConnector connector = new ClientConnector();
-        connector.setExecutor(executor);
-        connector.setScheduler(scheduler);
-        connector.setByteBufferPool(buffers);
-        connector.setSelectors(Math.max(1, selectors));
-        connector.setConnectTimeout(shortestConnectTimeout());
-        connector.setSslContextFactory(tls);
-        HTTP2Client h2 = new HTTP2Client(connector);
-        HttpClientTransportDynamic transport = new HttpClientTransportDynamic(connector,
-                HttpClientConnectionFactory.HTTP11, new ClientConnectionFactoryOverHTTP2.HTTP2(h2));
-        transport.setConnectionPoolFactory(new PartnerPools(partners));
-        HttpClient client = new HttpClient(transport);
-        client.setExecutor(executor);
-        client.setScheduler(scheduler);
-        client.setByteBufferPool(buffers);
-        client.setSslContextFactory(tls);
-        client.setName(name);
-        // Admission per partner (PartnerState) bounds the queue; Jetty's per-destination cap must not cut in first.
-        client.setMaxRequestsQueuedPerDestination(Integer.MAX_VALUE);
-        client.setMaxConnectionsPerDestination(Integer.MAX_VALUE);
-        client.setFollowRedirects(false);
-        client.setStrictEventOrdering(false);
-        client.setUserAgentField(null);
-        // Never keep cookies: a Set-Cookie one caller's call receives must not ride on another caller's calls.
-        client.setHttpCookieStore(new HttpCookieStore.Empty());
-        return client;
+    private Executor ownPool() {
+        QueuedThreadPool pool = new QueuedThreadPool(200, 4);
+        pool.setName("broker");
+        addBean(pool, true);
+        return pool;
     }
 
-    /** Jetty's connect timeout is client-wide; the per-partner call timeout still bounds each exchange. */
-    private Duration shortestConnectTimeout() {
-        return partners.values().stream().map(Partner::connectTimeout).min(Duration::compareTo)
-                .orElse(Partner.DEFAULT_CONNECT_TIMEOUT);
+    private Scheduler ownScheduler() {
+        Scheduler scheduler = new ScheduledExecutorScheduler("broker-scheduler", false);
+        addBean(scheduler, true);
+        return scheduler;
     }
 
     /**
@@ -288,12 +159,8 @@ public final class BrokerClient extends ContainerLifeCycle {
             fanOuts.destroy();
         }
         super.doStop();
-        if (http != null) {
-            removeBean(http);
-        }
-        ownTlsClients.forEach(this::removeBean);
-        if (http1 != null) {
-            removeBean(http1);
+        if (wires != null) {
+            removeBean(wires);
         }
         for (Object bean : List.copyOf(getBeans())) {
             if (bean instanceof QueuedThreadPool || bean instanceof ScheduledExecutorScheduler) {
@@ -302,214 +169,33 @@ public final class BrokerClient extends ContainerLifeCycle {
         }
     }
 
-    /*
-     * Starts one exchange now: what ExchangeBuilder.start() runs, and a short form for this package's
-     * tests. Callers elsewhere build an exchange with newExchange(partner), inert until started.
+    /**
+     * Sends {@code call} on its own, now.
+     *
+     * @throws IllegalArgumentException for a partner this client does not know (the message lists them), a
+     *                                  path it refuses, or a call that comes after others (only a fan-out
+     *                                  makes those)
+     * @throws IllegalStateException    when the client is not running
      */
-    Exchange exchange(String partner, String method, String pathAndQuery, ExchangeListener listener) {
-        return create(partner, method, pathAndQuery, null, null, listener, CallOptions.NONE, true).start();
-    }
-
-    Exchange exchange(String partner, String method, String pathAndQuery, HttpFields headers,
-            ExchangeListener listener) {
-        return create(partner, method, pathAndQuery, headers, null, listener, CallOptions.NONE, true).start();
-    }
-
-    Exchange exchange(String partner, String method, String pathAndQuery, HttpFields headers,
-            ExchangeListener listener, CallOptions options) {
-        return create(partner, method, pathAndQuery, headers, null, listener, options, true).start();
-    }
-
-    Exchange exchange(String partner, String method, String pathAndQuery, HttpFields headers, byte[] body,
-            ExchangeListener listener, CallOptions options) {
-        return create(partner, method, pathAndQuery, headers, body, listener, options, true).start();
+    public Exchange send(Call call) {
+        if (call.chained()) {
+            throw new IllegalArgumentException("call " + call + " comes after other calls (accepted: alone, "
+                    + "a call that comes after none; add it to a fan-out)");
+        }
+        return factory().newExchange(call, call.pathAndQuery(), aloneList).start();
     }
 
     /** A fan-out to add calls to; nothing starts until {@link FanOut#start()}. */
     public FanOut fanOut(Duration deadline) {
-        requireStarted();
-        return new FanOut(this, fanOuts, deadline);
+        return new FanOut(factory(), fanOuts, deadline);
     }
 
-    /**
-     * A new exchange with {@code partner}, not started: set its path, headers, listener and options,
-     * each checked as it is set, then {@link ExchangeBuilder#start()} it or add it to a {@link FanOut}.
-     *
-     * @throws IllegalArgumentException for a partner this client does not know (the message lists them)
-     */
-    public ExchangeBuilder newExchange(String partner) {
-        if (!states.containsKey(partner)) {
-            throw unknownPartner(partner);
-        }
-        return new ExchangeBuilder(this, partner);
-    }
-
-    IllegalArgumentException unknownPartner(String partner) {
-        return new IllegalArgumentException("unknown partner \"" + partner + "\" (known: "
-                + String.join(", ", states.keySet()) + ")");
-    }
-
-    /**
-     * An inert exchange: checked, resolved, not started.
-     *
-     * @param alone started on its own, so this client keeps it for a stop to cancel; false for a fan-out's
-     *              call, which its fan-out keeps
-     */
-    RealExchange create(String partnerName, String method, String pathAndQuery, HttpFields headers, byte[] body,
-            ExchangeListener listener, CallOptions options, boolean alone) {
-        requireStarted();
-        PartnerState state = states.get(partnerName);
-        if (state == null) {
-            throw unknownPartner(partnerName);
-        }
-        checkMethod(method);
-        if (headers != null) {
-            for (HttpField field : headers) {
-                checkHeader(field.getName());
-            }
-        }
-        URI uri = resolve(state, pathAndQuery);
-        String upper = method.toUpperCase(Locale.ROOT);
-        boolean read = upper.equals("GET") || upper.equals("HEAD");
-        if (options.hedging() != null && !read) {
-            throw new IllegalArgumentException("method " + upper + " cannot be hedged (accepted: GET, HEAD): a second "
-                    + "attempt would repeat its effect");
-        }
-        if (options.caching() != null && !read) {
-            throw new IllegalArgumentException("method " + upper + " cannot be cached (accepted: GET, HEAD)");
-        }
-        if (body != null && read) {
-            throw new IllegalArgumentException("method " + upper + " carries no body (accepted with a body: POST, "
-                    + "PUT, PATCH, …)");
-        }
-        ResponseCache.Key key = options.caching() == null ? null : ResponseCache.key(upper, uri, headers);
-        Partner target = state.partner();
-        HttpFields sent = target.headers().size() == 0 ? headers : withPartnerHeaders(headers, target.headers());
-        Wire wire = target.secure() ? secureWires.get(target.name()) : target.protocol() == Partner.Protocol.H2C
-                ? h2c : jettyHttp1 != null ? jettyHttp1 : http1;
-        return new RealExchange(wire, scheduler, executor, state, upper, uri,
-                sent, body, listener, alone ? aloneList : RealExchange.StopList.NONE, options.hedging(),
-                options.caching(), key, options.timeout());
-    }
-
-    /** The call's headers, then the partner's own over any of the same name. */
-    private static HttpFields withPartnerHeaders(HttpFields call, HttpFields partner) {
-        HttpFields.Mutable merged = HttpFields.build((call == null ? 0 : call.size()) + partner.size());
-        if (call != null) {
-            merged.add(call);
-        }
-        partner.forEach(merged::put);
-        return merged;
-    }
-
-    /**
-     * The URI a call to {@code partner} with {@code pathAndQuery} would reach; throws
-     * {@link IllegalArgumentException} (the message says why) for a call the broker would refuse, so a
-     * caller can check its calls before it commits to anything.
-     */
-    public URI resolve(String partner, String pathAndQuery) {
-        PartnerState state = states.get(partner);
-        if (state == null) {
-            throw unknownPartner(partner);
-        }
-        return resolve(state, pathAndQuery);
-    }
-
-    /** Resolves and checks a call path once: a path that passed before is taken from the partner's memory. */
-    private static URI resolve(PartnerState state, String pathAndQuery) {
-        URI uri = state.resolvedBefore(pathAndQuery);
-        if (uri == null) {
-            uri = resolve(state.partner(), pathAndQuery);
-            state.remember(pathAndQuery, uri);
-        }
-        return uri;
-    }
-
-    /**
-     * Resolves {@code pathAndQuery} under the partner's base path. A leading {@code /} is relative to
-     * the base path too; anything that would change scheme, host or port is refused.
-     */
-    static URI resolve(Partner partner, String pathAndQuery) {
-        String relative = pathAndQuery.startsWith("/") ? pathAndQuery.substring(1) : pathAndQuery;
-        URI base = partner.baseUri();
-        refuseDotSegments(partner, pathAndQuery, relative);
-        URI uri;
-        try {
-            URI reference = new URI(relative);
-            if (reference.getScheme() != null || reference.getRawAuthority() != null) {
-                throw new IllegalArgumentException("call to " + partner.name() + ": \"" + pathAndQuery
-                        + "\" names a scheme or host; calls are paths under " + base);
-            }
-            uri = base.resolve(reference);
-        } catch (URISyntaxException e) {
-            throw notPercentEncoded(partner, pathAndQuery, e);
-        }
-        if (!base.getRawAuthority().equals(uri.getRawAuthority()) || !uri.getRawPath().startsWith(base.getRawPath())) {
-            throw new IllegalArgumentException("call to " + partner.name() + ": \"" + pathAndQuery
-                    + "\" leaves the partner's base URI " + base);
-        }
-        return uri;
-    }
-
-    private static IllegalArgumentException notPercentEncoded(Partner partner, String pathAndQuery,
-            URISyntaxException e) {
-        return new IllegalArgumentException("call to " + partner.name() + ": \"" + pathAndQuery
-                + "\" is not a percent-encoded path and query (" + e.getReason() + ")");
-    }
-
-    /**
-     * Refuses path segments that some partner servers would treat as {@code .}, {@code ..} or a
-     * separator once decoded: {@code %2e%2e}, {@code ..;}, {@code %2F}, {@code %5C}, {@code \}.
-     */
-    private static void refuseDotSegments(Partner partner, String pathAndQuery, String relative) {
-        int query = relative.indexOf('?');
-        int end = query < 0 ? relative.length() : query;
-        int start = 0;
-        while (start <= end) {
-            int slash = relative.indexOf('/', start);
-            int segmentEnd = slash < 0 || slash > end ? end : slash;
-            if (unsafeSegment(relative, start, segmentEnd)) {
-                throw new IllegalArgumentException("call to " + partner.name() + ": \"" + pathAndQuery
-                        + "\" has a dot, separator or parameter segment that could leave the base path");
-            }
-            start = segmentEnd + 1;
-        }
-    }
-
-    /** A parameter, a backslash or an encoded separator anywhere, or a segment of one or two (encoded) dots. */
-    private static boolean unsafeSegment(String s, int from, int to) {
-        int dots = 0;
-        boolean onlyDots = true;
-        for (int i = from; i < to; i++) {
-            char c = s.charAt(i);
-            if (c == ';' || c == '\\') {
-                return true;
-            }
-            if (c == '%' && i + 2 < to) {
-                char hi = s.charAt(i + 1);
-                char lo = Character.toLowerCase(s.charAt(i + 2));
-                if (hi == '2' && lo == 'f' || hi == '5' && lo == 'c') {
-                    return true;
-                }
-                if (hi == '2' && lo == 'e') {
-                    dots++;
-                    i += 2;
-                    continue;
-                }
-            }
-            if (c == '.') {
-                dots++;
-            } else {
-                onlyDots = false;
-            }
-        }
-        return onlyDots && (dots == 1 || dots == 2);
-    }
-
-    private void requireStarted() {
-        if (!isStarted()) {
+    private ExchangeFactory factory() {
+        ExchangeFactory factory = exchanges;
+        if (factory == null || !isStarted()) {
             throw new IllegalStateException("broker client is not started (state " + getState() + ")");
         }
+        return factory;
     }
 
     public Partner partner(String name) {
@@ -536,45 +222,21 @@ public final class BrokerClient extends ContainerLifeCycle {
     }
 
     public PartnerStats stats(String partnerName) {
-        PartnerState state = states.get(partnerName);
-        if (state == null) {
-            throw unknownPartner(partnerName);
-        }
-        int open = 0;
-        int active = 0;
-        int idle = 0;
-        Partner partner = state.partner();
-        HttpClient client = partner.secure() ? secureClients.get(partnerName) : http;
-        if (http1 != null && !http1OverJetty && !partner.secure() && partner.protocol() == Partner.Protocol.HTTP_1_1) {
-            int[] counts = http1.connections(partnerName);
-            open = counts[0];
-            active = counts[1];
-            idle = counts[2];
-        } else if (client != null) {
-            for (Destination destination : client.getDestinations()) {
-                if (partnerName.equals(destination.getOrigin().getTag())) {
-                    ConnectionPool pool = destination.getConnectionPool();
-                    if (pool instanceof AbstractConnectionPool counted) {
-                        open += counted.getConnectionCount();
-                        active += counted.getActiveConnectionCount();
-                        idle += counted.getIdleConnectionCount();
-                    }
-                }
-            }
-        }
+        PartnerState state = ExchangeFactory.state(states, partnerName);
+        int[] connections = wires == null ? new int[3] : wires.connections(state.partner());
         List<PartnerStats.Host> hosts = state.hosts().all().stream()
                 .map(h -> new PartnerStats.Host(h.label(), h.inFlight(), h.ejected(), h.ejections())).toList();
-        return new PartnerStats(partnerName, state.inFlight(), open, active, idle, state.outcomes(),
-                state.breakerState(), hosts);
+        return new PartnerStats(partnerName, state.inFlight(), connections[0], connections[1], connections[2],
+                state.outcomes(), state.breakerState(), hosts);
     }
 
     /**
-     * Threads the client keeps from its executor for I/O while it runs: its HTTP/1.1 loops and Jetty's
-     * selector (for h2c). Known before start when the executor is injected.
+     * Threads the client keeps from its executor for I/O while it runs: its HTTP/1.1 loops, the selectors of
+     * Jetty's client for https partners, and as many again for h2c when a partner is h2c. Known before start
+     * when the executor is injected.
      */
     public int ioThreads() {
-        int loops = selectors > 0 ? selectors : Http1Wire.defaultLoops(executor());
-        return Math.max(1, selectors) + loops;
+        return Math.max(1, selectors) * (Wires.anyH2c(partners.values()) ? 2 : 1) + Wires.loops(selectors, executor());
     }
 
     /**
@@ -583,18 +245,18 @@ public final class BrokerClient extends ContainerLifeCycle {
      * work on it (resuming an inbound connection) instead of waking a thread for that work, never more.
      */
     public boolean isLoopThread() {
-        Http1Wire wire = http1;
-        return wire != null && wire.isLoopThread();
+        Wires current = wires;
+        return current != null && current.isLoopThread();
     }
 
     /** The executor everything runs on (the injected one, or the client's own). */
     public Executor executor() {
-        return http == null ? injectedExecutor : http.getExecutor();
+        return executor == null ? injectedExecutor : executor;
     }
 
-    /** The underlying Jetty client (h2c partners), for this package's tests to inspect. */
+    /** The underlying Jetty client (https partners), for this package's tests to inspect. */
     HttpClient httpClient() {
-        return http;
+        return wires.httpClient();
     }
 
     public static final class Builder {
@@ -642,8 +304,8 @@ public final class BrokerClient extends ContainerLifeCycle {
 
         /**
          * Selector threads taken from the executor, each holding thousands of connections: this many
-         * HTTP/1.1 loops and as many Jetty selectors for h2c (default: one Jetty selector, and one loop per
-         * core, at most 8 and at most one per 16 threads of the pool).
+         * HTTP/1.1 loops and as many Jetty selectors for https partners and again for h2c ones (default: one
+         * Jetty selector each, and one loop per core, at most 8 and at most one per 16 threads of the pool).
          */
         public Builder selectors(int selectors) {
             if (selectors < 1) {

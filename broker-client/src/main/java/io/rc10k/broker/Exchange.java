@@ -5,12 +5,12 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 
 /**
- * One outbound request and its response, started by {@link BrokerClient#exchange} or as part of a
+ * One outbound request and its response: a {@link Call} sent by {@link BrokerClient#send}, or made by a
  * {@link FanOut}. It reports the paper's Table 1 events to its {@link ExchangeListener} and ends
  * with exactly one {@link Outcome}.
  *
  * <pre>{@code
- * Exchange exchange = broker.newExchange("weather").path("weather?city=Paris").start();
+ * Exchange exchange = broker.send(Call.to("weather").path("weather?city=Paris").build());
  * exchange.outcome().thenAccept(outcome -> System.out.println(outcome.kind() + " " + outcome.bodyAsString()));
  * }</pre>
  *

@@ -22,10 +22,10 @@ import org.eclipse.jetty.util.thread.Scheduler;
  *
  * <p>Thread-safe.</p>
  */
-final class FanOuts extends CyclicTimeouts<FanOut.Run> {
+final class FanOuts extends CyclicTimeouts<FanOutRun> {
     static final long TICK_MILLIS = 5;
     private static final long TICK_NANOS = TICK_MILLIS * 1_000_000;
-    private final Set<FanOut.Run> running = ConcurrentHashMap.newKeySet();
+    private final Set<FanOutRun> running = ConcurrentHashMap.newKeySet();
     private final Executor executor;
 
     FanOuts(Scheduler scheduler, Executor executor) {
@@ -40,18 +40,18 @@ final class FanOuts extends CyclicTimeouts<FanOut.Run> {
     }
 
     /** A fan-out started: it is cancelled by a stop, and expired at its deadline unless it ended first. */
-    void started(FanOut.Run run) {
+    void started(FanOutRun run) {
         running.add(run);
         schedule(run);
     }
 
-    void ended(FanOut.Run run) {
+    void ended(FanOutRun run) {
         running.remove(run);
     }
 
     /** Cancels every fan-out in flight (the client is stopping). */
     void cancelAll() {
-        List.copyOf(running).forEach(FanOut.Run::cancel);
+        List.copyOf(running).forEach(FanOutRun::cancel);
     }
 
     int size() {
@@ -59,12 +59,12 @@ final class FanOuts extends CyclicTimeouts<FanOut.Run> {
     }
 
     @Override
-    protected Iterator<FanOut.Run> iterator() {
+    protected Iterator<FanOutRun> iterator() {
         return running.iterator();
     }
 
     @Override
-    protected boolean onExpired(FanOut.Run run) {
+    protected boolean onExpired(FanOutRun run) {
         executor.execute(run::expire);
         return true;
     }

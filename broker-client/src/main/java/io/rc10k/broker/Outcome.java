@@ -50,7 +50,7 @@ public final class Outcome {
         CANCELLED,
         /** Not started: the partner's circuit breaker is open after repeated failures. */
         CIRCUIT_OPEN,
-        /** Not started: a call it depends on ended without what it needed ({@link FanOut#callAfter}). */
+        /** Not started: a call it depends on ended without what it needed ({@link Call.Builder#after}). */
         SKIPPED;
 
         /** The name used in metrics and composite responses: {@code connect_failed}, {@code too_large}, … */

@@ -1,16 +1,11 @@
 package io.rc10k.broker;
 
-import io.rc10k.broker.internal.TlsMaterial;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import org.eclipse.jetty.http.HttpFields;
-import java.util.regex.Pattern;
 
 /**
  * One partner service and the limits that protect it and us. Immutable; built and validated by
@@ -25,89 +20,6 @@ import java.util.regex.Pattern;
  * }</pre>
  */
 public final class Partner {
-    /** How the broker speaks to a partner. */
-    public enum Protocol {
-        /** HTTP/1.1: one exchange per connection at a time; over TLS for an {@code https} partner. */
-        HTTP_1_1,
-        /** Cleartext HTTP/2 with prior knowledge: many exchanges multiplexed on each connection. */
-        H2C,
-        /** HTTP/2 over TLS, agreed by ALPN ({@code https} partners): multiplexed as h2c is. */
-        H2;
-
-        /**
-         * Parses {@code http/1.1}, {@code h2c} or {@code h2} (any case). {@code h2} and {@code http/2}
-         * name HTTP/2 whatever the scheme: h2 over TLS for an {@code https} partner, h2c for an
-         * {@code http} one ({@link Builder#build()} settles it).
-         */
-        public static Protocol parse(String text) {
-            return switch (text.toLowerCase(Locale.ROOT)) {
-                case "http/1.1", "http_1_1", "h1" -> HTTP_1_1;
-                case "h2c" -> H2C;
-                case "h2", "http/2" -> H2;
-                default -> throw new IllegalArgumentException("protocol: \"" + text + "\" (accepted: http/1.1, h2c, h2)");
-            };
-        }
-
-        /** Whether exchanges share a connection (HTTP/2), so a pool holds streams as well as connections. */
-        public boolean multiplexed() {
-            return this != HTTP_1_1;
-        }
-    }
-
-    /**
-     * How an {@code https} partner's certificate is checked and which certificate we show it. The default
-     * trusts what the JDK trusts, checks that the certificate is for the partner's host, and shows none;
-     * TLS 1.2 and 1.3 only, with sessions resumed on new connections (the JDK's session cache). Paths are
-     * read when the client starts; passwords never appear in {@link #toString()}.
-     *
-     * <pre>{@code
-     * Partner.Tls tls = Partner.Tls.DEFAULT
-     *         .withCaFile(Path.of("/etc/rc10k/partner-ca.pem"))
-     *         .withClientCertificate(Path.of("/etc/rc10k/client.p12"), password);
-     * }</pre>
-     *
-     * @param caFile             PEM certificates to trust instead of the JDK's, or null
-     * @param trustStore         a PKCS#12 or JKS trust store to trust instead of the JDK's, or null
-     * @param trustStorePassword its password, or null
-     * @param keyStore           a PKCS#12 or JKS key store holding the client certificate to show, or null
-     * @param keyStorePassword   its password (and its key's), or null
-     * @param verifyHostname     false accepts a trusted certificate for any host: for tests only, logged as a warning
-     */
-    public record Tls(Path caFile, Path trustStore, String trustStorePassword, Path keyStore, String keyStorePassword,
-            boolean verifyHostname) {
-        public static final Tls DEFAULT = new Tls(null, null, null, null, null, true);
-
-        public Tls {
-            if (caFile != null && trustStore != null) {
-                throw new IllegalArgumentException("tls: caFile and trustStore both given (accepted: one of them)");
-            }
-        }
-
-        public Tls withCaFile(Path pem) {
-            return new Tls(pem, trustStore, trustStorePassword, keyStore, keyStorePassword, verifyHostname);
-        }
-
-        public Tls withTrustStore(Path store, String password) {
-            return new Tls(caFile, store, password, keyStore, keyStorePassword, verifyHostname);
-        }
-
-        public Tls withClientCertificate(Path store, String password) {
-            return new Tls(caFile, trustStore, trustStorePassword, store, password, verifyHostname);
-        }
-
-        /** Accepts a trusted certificate whatever host it names. For tests only: the client logs a warning at start. */
-        public Tls withoutHostnameVerification() {
-            return new Tls(caFile, trustStore, trustStorePassword, keyStore, keyStorePassword, false);
-        }
-
-        @Override
-        public String toString() {
-            return "Tls{" + (caFile != null ? "caFile=" + caFile : trustStore != null ? "trustStore=" + trustStore
-                    : "JDK trust") + (keyStore != null ? ", keyStore=" + keyStore : "")
-                    + (verifyHostname ? "" : ", hostname NOT verified") + "}";
-        }
-    }
-
     public static final int DEFAULT_MAX_CONNECTIONS = 256;
     public static final int DEFAULT_MAX_QUEUED = 1024;
     public static final int DEFAULT_MAX_STREAMS = 128;
@@ -118,76 +30,13 @@ public final class Partner {
     public static final long DEFAULT_CACHE_MAX_BYTES = 16L * 1024 * 1024;
     public static final int DEFAULT_RETRIES = 1;
 
-    /**
-     * When a partner's circuit breaker opens and for how long; see docs/broker-client.md.
-     *
-     * @param enabled             false turns the breaker off
-     * @param consecutiveFailures this many failures in a row open it
-     * @param failureRatio        or this share of failures over the last {@code window} calls…
-     * @param minimumCalls        …once at least this many calls were seen
-     * @param window              the number of recent calls the ratio is taken over
-     * @param coolDown            how long it stays open before one probe may go through
-     */
-    public record CircuitBreakerSettings(boolean enabled, int consecutiveFailures, double failureRatio,
-            int minimumCalls, int window, Duration coolDown) {
-        public static final CircuitBreakerSettings DEFAULT = new CircuitBreakerSettings(true, 10, 0.5, 20, 100,
-                Duration.ofSeconds(5));
-        public static final CircuitBreakerSettings DISABLED = new CircuitBreakerSettings(false, 1, 1, 1, 1,
-                Duration.ofSeconds(1));
-
-        public CircuitBreakerSettings {
-            if (consecutiveFailures < 1 || !(failureRatio > 0 && failureRatio <= 1) || minimumCalls < 1 || window < 1
-                    || minimumCalls > window || coolDown == null || coolDown.isNegative() || coolDown.isZero()) {
-                throw new IllegalArgumentException("circuitBreaker: consecutiveFailures " + consecutiveFailures
-                        + ", failureRatio " + failureRatio + ", minimumCalls " + minimumCalls + ", window " + window
-                        + ", coolDown " + coolDown + " (accepted: consecutiveFailures >= 1, 0 < failureRatio <= 1, "
-                        + "1 <= minimumCalls <= window, coolDown > 0)");
-            }
-        }
-    }
-    /** How calls are spread over a partner's hosts ({@link Builder#hosts}). */
-    public enum Balancing {
-        /** To the host with the fewest calls out now (ties taken in turn): a slow host gets fewer. */
-        LEAST_IN_FLIGHT,
-        /** To each host in turn. */
-        ROUND_ROBIN;
-
-        /** Parses {@code least_in_flight} or {@code round_robin} (any case, {@code -} for {@code _}). */
-        public static Balancing parse(String text) {
-            return switch (text.toLowerCase(Locale.ROOT).replace('-', '_')) {
-                case "least_in_flight" -> LEAST_IN_FLIGHT;
-                case "round_robin" -> ROUND_ROBIN;
-                default -> throw new IllegalArgumentException("balancing: \"" + text
-                        + "\" (accepted: least_in_flight, round_robin)");
-            };
-        }
-    }
-
-    /**
-     * Passive outlier ejection over a partner's hosts: a host whose calls fail this many times in a row
-     * (as the circuit breaker counts failures) takes no calls for the cool-down, then takes them again.
-     * The last host that is not ejected never is: calls always have somewhere to go.
-     */
-    public record Ejection(int consecutiveFailures, Duration coolDown) {
-        public static final Ejection DEFAULT = new Ejection(5, Duration.ofSeconds(10));
-
-        public Ejection {
-            if (consecutiveFailures < 1 || coolDown == null || coolDown.isNegative() || coolDown.isZero()) {
-                throw new IllegalArgumentException("ejection: consecutiveFailures " + consecutiveFailures
-                        + ", coolDown " + coolDown + " (accepted: consecutiveFailures >= 1, coolDown > 0)");
-            }
-        }
-    }
-
-    private static final Pattern NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_-]{0,63}");
-
     private final String name;
     private final URI baseUri;
     private final List<URI> baseUris;
     private final Balancing balancing;
     private final Ejection ejection;
     private final Protocol protocol;
-    private final Tls tls;
+    private final PartnerTls tls;
     /** Sent on every call; values may be credentials, so they leave this class only for the wire. */
     private final HttpFields headers;
     private final int maxConnections;
@@ -288,8 +137,8 @@ public final class Partner {
         return headers;
     }
 
-    /** How the certificates of an {@code https} partner are checked; {@link Tls#DEFAULT} for an {@code http} one. */
-    public Tls tls() {
+    /** How the certificates of an {@code https} partner are checked; {@link PartnerTls#DEFAULT} for an {@code http} one. */
+    public PartnerTls tls() {
         return tls;
     }
 
@@ -354,7 +203,7 @@ public final class Partner {
         private Balancing balancing = Balancing.LEAST_IN_FLIGHT;
         private Ejection ejection = Ejection.DEFAULT;
         private Protocol protocol = Protocol.HTTP_1_1;
-        private Tls tls = Tls.DEFAULT;
+        private PartnerTls tls = PartnerTls.DEFAULT;
         private final HttpFields.Mutable headers = HttpFields.build();
         private int maxConnections = DEFAULT_MAX_CONNECTIONS;
         private int maxQueued = DEFAULT_MAX_QUEUED;
@@ -368,12 +217,8 @@ public final class Partner {
         private CircuitBreakerSettings circuitBreaker = CircuitBreakerSettings.DEFAULT;
 
         private Builder(String name, String baseUri) {
-            if (name == null || !NAME.matcher(name).matches()) {
-                throw new IllegalArgumentException("name: \"" + name + "\" (accepted: a letter, then letters, digits,"
-                        + " _ or -, at most 64)");
-            }
-            this.name = name;
-            this.baseUris.add(parseBase(name + ".baseUri", baseUri));
+            this.name = PartnerChecks.name(name);
+            this.baseUris.add(BaseUris.parse(name + ".baseUri", baseUri));
         }
 
         /**
@@ -382,23 +227,7 @@ public final class Partner {
          * keeps failing is ejected for a while ({@link #ejection}). They share the scheme and base path.
          */
         public Builder hosts(List<String> baseUris) {
-            if (baseUris == null || baseUris.isEmpty()) {
-                throw new IllegalArgumentException(name + ".baseUris: give at least one");
-            }
-            List<URI> parsed = new ArrayList<>();
-            for (int i = 0; i < baseUris.size(); i++) {
-                URI uri = parseBase(name + ".baseUris[" + i + "]", baseUris.get(i));
-                if (!parsed.isEmpty() && (!uri.getScheme().equals(parsed.get(0).getScheme())
-                        || !uri.getRawPath().equals(parsed.get(0).getRawPath()))) {
-                    throw new IllegalArgumentException(name + ".baseUris[" + i + "]: \"" + baseUris.get(i)
-                            + "\" (accepted: the scheme and base path of baseUris[0], " + parsed.get(0) + ")");
-                }
-                if (parsed.contains(uri)) {
-                    throw new IllegalArgumentException(name + ".baseUris[" + i + "]: \"" + baseUris.get(i)
-                            + "\" is listed twice");
-                }
-                parsed.add(uri);
-            }
+            List<URI> parsed = BaseUris.parseAll(name, baseUris);
             this.baseUris.clear();
             this.baseUris.addAll(parsed);
             return this;
@@ -414,26 +243,6 @@ public final class Partner {
             return this;
         }
 
-        private static URI parseBase(String field, String text) {
-            URI uri;
-            try {
-                uri = URI.create(text);
-            } catch (RuntimeException e) {
-                throw new IllegalArgumentException(field + ": \"" + text + "\" is not a URI");
-            }
-            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-            if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null || uri.getRawQuery() != null
-                    || uri.getRawFragment() != null || uri.getRawUserInfo() != null) {
-                throw new IllegalArgumentException(field + ": \"" + text + "\" (accepted: http[s]://host[:port]"
-                        + "[/base/path], without user info, query or fragment)");
-            }
-            String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-            if (!path.endsWith("/")) {
-                path = path + "/";
-            }
-            return URI.create(scheme + "://" + uri.getRawAuthority() + path);
-        }
-
         /**
          * A header sent on every call to this partner — an API key, a client id — over whatever the call
          * itself carries (a forwarded header of the same name is replaced). The value is never logged or shown:
@@ -443,21 +252,13 @@ public final class Partner {
          *                                  header of the same name, or a value with a line break
          */
         public Builder header(String name, String value) {
-            BrokerClient.checkHeader(name);
-            if (headers.contains(name)) {
-                throw new IllegalArgumentException(this.name + ".headers." + name + ": given twice");
-            }
-            if (value == null || value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0 || value.indexOf('\0') >= 0) {
-                // The value itself stays out of the message: it may be a credential.
-                throw new IllegalArgumentException(this.name + ".headers." + name + ": the value is missing or holds "
-                        + "a line break or NUL (accepted: one line of text)");
-            }
+            PartnerChecks.header(this.name, headers, name, value);
             headers.add(name, value);
             return this;
         }
 
-        /** How an {@code https} partner's certificate is checked and which one we show ({@link Tls#DEFAULT}). */
-        public Builder tls(Tls tls) {
+        /** How an {@code https} partner's certificate is checked and which one we show ({@link PartnerTls#DEFAULT}). */
+        public Builder tls(PartnerTls tls) {
             this.tls = Objects.requireNonNull(tls, "tls");
             return this;
         }
@@ -468,62 +269,48 @@ public final class Partner {
         }
 
         public Builder maxConnections(int maxConnections) {
-            this.maxConnections = atLeast("maxConnections", maxConnections, 1);
+            this.maxConnections = PartnerChecks.atLeast(name, "maxConnections", maxConnections, 1);
             return this;
         }
 
         public Builder maxQueued(int maxQueued) {
-            this.maxQueued = atLeast("maxQueued", maxQueued, 0);
+            this.maxQueued = PartnerChecks.atLeast(name, "maxQueued", maxQueued, 0);
             return this;
         }
 
         public Builder maxStreamsPerConnection(int maxStreams) {
-            this.maxStreamsPerConnection = atLeast("maxStreamsPerConnection", maxStreams, 1);
+            this.maxStreamsPerConnection = PartnerChecks.atLeast(name, "maxStreamsPerConnection", maxStreams, 1);
             return this;
         }
 
         public Builder connectTimeout(Duration connectTimeout) {
-            this.connectTimeout = positive("connectTimeout", connectTimeout);
+            this.connectTimeout = PartnerChecks.positive(name, "connectTimeout", connectTimeout);
             return this;
         }
 
         public Builder callTimeout(Duration callTimeout) {
-            this.callTimeout = positive("callTimeout", callTimeout);
+            this.callTimeout = PartnerChecks.positive(name, "callTimeout", callTimeout);
             return this;
         }
 
         public Builder maxResponseBytes(long maxResponseBytes) {
-            if (maxResponseBytes < 0 || maxResponseBytes > Integer.MAX_VALUE - 8) {
-                throw new IllegalArgumentException(name + ".maxResponseBytes: " + maxResponseBytes
-                        + " (accepted: 0 to " + (Integer.MAX_VALUE - 8) + ")");
-            }
-            this.maxResponseBytes = maxResponseBytes;
+            this.maxResponseBytes = PartnerChecks.between(name, "maxResponseBytes", maxResponseBytes, 0,
+                    Integer.MAX_VALUE - 8);
             return this;
         }
 
         public Builder cacheMaxEntries(long cacheMaxEntries) {
-            if (cacheMaxEntries < 1 || cacheMaxEntries > 1_000_000) {
-                throw new IllegalArgumentException(name + ".cacheMaxEntries: " + cacheMaxEntries
-                        + " (accepted: 1 to 1000000)");
-            }
-            this.cacheMaxEntries = (int) cacheMaxEntries;
+            this.cacheMaxEntries = (int) PartnerChecks.between(name, "cacheMaxEntries", cacheMaxEntries, 1, 1_000_000);
             return this;
         }
 
         public Builder cacheMaxBytes(long cacheMaxBytes) {
-            if (cacheMaxBytes < 1 || cacheMaxBytes > 1L << 30) {
-                throw new IllegalArgumentException(name + ".cacheMaxBytes: " + cacheMaxBytes
-                        + " (accepted: 1 to " + (1L << 30) + ")");
-            }
-            this.cacheMaxBytes = cacheMaxBytes;
+            this.cacheMaxBytes = PartnerChecks.between(name, "cacheMaxBytes", cacheMaxBytes, 1, 1L << 30);
             return this;
         }
 
         public Builder retries(int retries) {
-            if (retries < 0 || retries > 10) {
-                throw new IllegalArgumentException(name + ".retries: " + retries + " (accepted: 0 to 10)");
-            }
-            this.retries = retries;
+            this.retries = (int) PartnerChecks.between(name, "retries", retries, 0, 10);
             return this;
         }
 
@@ -533,48 +320,8 @@ public final class Partner {
         }
 
         public Partner build() {
-            URI baseUri = baseUris.get(0);
-            boolean secure = "https".equals(baseUri.getScheme());
-            if (protocol == Protocol.H2C && secure) {
-                throw new IllegalArgumentException(name + ".protocol: h2c is cleartext HTTP/2 but baseUri is " + baseUri
-                        + " (accepted for https: http/1.1, h2)");
-            }
-            if (protocol == Protocol.H2 && !secure) {
-                // HTTP/2 without TLS has no ALPN to agree on it: prior knowledge, as h2c.
-                protocol = Protocol.H2C;
-            }
-            if (!secure && !tls.equals(Tls.DEFAULT)) {
-                throw new IllegalArgumentException(name + ".tls: given for " + baseUri
-                        + " (accepted: only with https)");
-            }
-            if (secure) {
-                readable("tls.caFile", tls.caFile());
-                readable("tls.trustStore", tls.trustStore());
-                readable("tls.keyStore", tls.keyStore());
-                TlsMaterial.check(name, tls);
-            }
+            protocol = PartnerChecks.secured(name, baseUris.get(0), protocol, tls);
             return new Partner(this);
-        }
-
-        private void readable(String field, Path file) {
-            if (file != null && !Files.isReadable(file)) {
-                throw new IllegalArgumentException(name + "." + field + ": " + file + (Files.exists(file)
-                        ? " cannot be read" : " does not exist"));
-            }
-        }
-
-        private int atLeast(String field, int value, int min) {
-            if (value < min) {
-                throw new IllegalArgumentException(name + "." + field + ": " + value + " < " + min);
-            }
-            return value;
-        }
-
-        private Duration positive(String field, Duration value) {
-            if (value == null || value.isNegative() || value.isZero()) {
-                throw new IllegalArgumentException(name + "." + field + ": " + value + " (accepted: > 0)");
-            }
-            return value;
         }
     }
 }

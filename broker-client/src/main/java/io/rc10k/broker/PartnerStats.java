@@ -21,7 +21,7 @@ public record PartnerStats(String partner, int inFlight, int connectionsOpen, in
      *
      * @param host       {@code host:port}
      * @param inFlight   attempts out to it now (counted only for a partner with several hosts; else 0)
-     * @param ejected    whether it takes no calls now, ejected after failures in a row ({@link Partner.Ejection})
+     * @param ejected    whether it takes no calls now, ejected after failures in a row ({@link Ejection})
      * @param ejections  times it was ejected, since start
      */
     public record Host(String host, int inFlight, boolean ejected, long ejections) {

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.stubs.PartnerStubsExtension;
 import io.rc10k.stubs.StubOptions;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,9 +51,13 @@ class BrokerClientTest {
         pool.start();
         scheduler.start();
         Set<String> before = threadNames();
-        BrokerClient broker = start(BrokerClient.builder()
+        BrokerClient.Builder builder = BrokerClient.builder()
                 .partner(Partner.builder("stub", stubs.uri().toString()).build())
-                .executor(pool).scheduler(scheduler).byteBufferPool(new ArrayByteBufferPool()));
+                .partner(Partner.builder("h2c", stubs.uri().toString()).protocol(Protocol.H2C).build())
+                .executor(pool).scheduler(scheduler).byteBufferPool(new ArrayByteBufferPool()).selectors(1);
+        // One loop, one selector of the client for https partners and one of the client for h2c ones.
+        assertEquals(3, builder.build().ioThreads());
+        BrokerClient broker = start(builder);
         try {
             Set<String> callbackThreads = ConcurrentHashMap.newKeySet();
             ExchangeListener recorder = new ExchangeListener() {
@@ -70,7 +73,9 @@ class BrokerClientTest {
             };
             List<CompletableFuture<Outcome>> all = new ArrayList<>();
             for (int i = 0; i < 200; i++) {
-                all.add(broker.exchange("stub", "GET", "stub?delay=10", recorder).outcome().toCompletableFuture());
+                all.add(broker.send(Call.to(i % 2 == 0 ? "stub" : "h2c").path("stub?delay=10").listener(recorder)
+                        .build()).outcome()
+                        .toCompletableFuture());
             }
             for (CompletableFuture<Outcome> f : all) {
                 assertEquals(Outcome.Kind.OK, f.get(30, TimeUnit.SECONDS).kind());
@@ -96,7 +101,7 @@ class BrokerClientTest {
     void withoutInjectionTheClientRunsOnNamedThreadsOfItsOwnAndStopsThem() throws Exception {
         BrokerClient broker = start(BrokerClient.builder().partner(Partner.builder("stub", stubs.uri().toString())
                 .build()));
-        assertEquals(Outcome.Kind.OK, await(broker.exchange("stub", "GET", "stub", null)).kind());
+        assertEquals(Outcome.Kind.OK, await(broker.send(Call.to("stub").path("stub").build())).kind());
         assertTrue(threadNames().stream().anyMatch(n -> n.startsWith("broker")));
         broker.stop();
         assertTrue(((QueuedThreadPool) broker.executor()).isStopped());
@@ -109,7 +114,7 @@ class BrokerClientTest {
         try {
             stubs.resetStats();
             for (int i = 0; i < 1_000; i++) {
-                assertEquals(Outcome.Kind.OK, await(broker.exchange("stub", "GET", "stub?id=" + i, null)).kind());
+                assertEquals(Outcome.Kind.OK, await(broker.send(Call.to("stub").path("stub?id=" + i).build())).kind());
             }
             assertEquals(1, stubs.stats().connectionsPeak(), stubs.stats().toString());
             PartnerStats stats = broker.stats("stub");
@@ -129,7 +134,7 @@ class BrokerClientTest {
             stubs.resetStats();
             List<CompletableFuture<Outcome>> all = new ArrayList<>();
             for (int i = 0; i < 10_000; i++) {
-                all.add(broker.exchange("stub", "GET", "stub?delay=20", null).outcome().toCompletableFuture());
+                all.add(broker.send(Call.to("stub").path("stub?delay=20").build()).outcome().toCompletableFuture());
             }
             CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0])).get(120, TimeUnit.SECONDS);
             assertEquals(10_000, all.stream().filter(f -> f.join().kind() == Outcome.Kind.OK).count());
@@ -147,7 +152,7 @@ class BrokerClientTest {
         try {
             List<Exchange> all = new ArrayList<>();
             for (int i = 0; i < 25; i++) {
-                all.add(broker.exchange("stub", "GET", "stub?delay=500", null));
+                all.add(broker.send(Call.to("stub").path("stub?delay=500").build()));
             }
             // The last ten ended before this line: admission refuses them synchronously.
             List<Exchange> rejected = all.subList(15, 25);
@@ -167,18 +172,19 @@ class BrokerClientTest {
     @Test
     void h2cCarriesFiveThousandConcurrentExchangesOnAtMost64Connections() throws Exception {
         BrokerClient broker = start(BrokerClient.builder().partner(Partner.builder("stub", stubs.uri().toString())
-                .protocol(Partner.Protocol.H2C).maxConnections(64).maxQueued(5_000)
+                .protocol(Protocol.H2C).maxConnections(64).maxQueued(5_000)
                 .callTimeout(Duration.ofSeconds(60)).build()));
         try {
             stubs.resetStats();
             List<CompletableFuture<Outcome>> all = new ArrayList<>();
             for (int i = 0; i < 5_000; i++) {
-                all.add(broker.exchange("stub", "GET", "stub?delay=1000", null).outcome().toCompletableFuture());
+                all.add(broker.send(Call.to("stub").path("stub?delay=1000").build()).outcome().toCompletableFuture());
             }
             CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0])).get(120, TimeUnit.SECONDS);
             assertEquals(5_000, all.stream().filter(f -> f.join().kind() == Outcome.Kind.OK).count());
             assertTrue(stubs.stats().connectionsPeak() <= 64, stubs.stats().toString());
-            assertTrue(broker.stats("stub").connectionsOpen() <= 64);
+            int open = broker.stats("stub").connectionsOpen();
+            assertTrue(open >= 1 && open <= 64, "h2c connections open: " + open);
         } finally {
             broker.stop();
         }
@@ -190,41 +196,15 @@ class BrokerClientTest {
                 .partner(Partner.builder("a", stubs.uri().toString()).build())
                 .partner(Partner.builder("b", stubs.uri().toString()).maxConnections(1).maxQueued(0).build()));
         try {
-            Exchange a1 = broker.exchange("a", "GET", "stub?delay=300", null);
-            Exchange b1 = broker.exchange("b", "GET", "stub?delay=300", null);
-            Exchange b2 = broker.exchange("b", "GET", "stub?delay=300", null);
+            Exchange a1 = broker.send(Call.to("a").path("stub?delay=300").build());
+            Exchange b1 = broker.send(Call.to("b").path("stub?delay=300").build());
+            Exchange b2 = broker.send(Call.to("b").path("stub?delay=300").build());
             assertEquals(Outcome.Kind.REJECTED, await(b2).kind(), "b is full with one exchange");
             assertEquals(Outcome.Kind.OK, await(a1).kind());
             assertEquals(Outcome.Kind.OK, await(b1).kind());
             assertEquals(1, broker.stats("b").connectionsOpen());
         } finally {
             broker.stop();
-        }
-    }
-
-    @Test
-    void callsCannotLeaveThePartnersBaseUri() {
-        Partner partner = Partner.builder("p", "http://127.0.0.1:9/api").build();
-        assertEquals("http://127.0.0.1:9/api/x?q=1", BrokerClient.resolve(partner, "x?q=1").toString());
-        assertEquals("http://127.0.0.1:9/api/x", BrokerClient.resolve(partner, "/x").toString());
-        for (String hostile : List.of("http://evil.example/x", "//evil.example/x", "../x", "a/../../x",
-                "x y", "https:x", "%2e%2e/x", ".%2E/x", "..;/x", "a%2F..%2F..%2Fx", "..%5cx", "a\\b",
-                "a/%2E%2e", "a/.%2e/b", "a/b;c", "./x", "a/.", "x?y#z w", "a/%2fb")) {
-            assertThrows(IllegalArgumentException.class, () -> BrokerClient.resolve(partner, hostile), hostile);
-        }
-    }
-
-    /** Dots inside segments, empty segments and encoded characters are not refused: such calls resolve as usual. */
-    @Test
-    void ordinaryCallsPassTheSegmentChecks() throws Exception {
-        for (String base : List.of("http://127.0.0.1:9", "http://127.0.0.1:9/api", "http://127.0.0.1:9/a/b/")) {
-            Partner partner = Partner.builder("p", base).build();
-            for (String call : List.of("x", "/x", "x/y/z", "x?q=1&r=%20s", "x/?q", "?q=1", "x#frag", "x%20y/z",
-                    "a.b/c..d/.e", "a//b", "%7Euser/x", "x?q=a/../b", "x?q=:", "x/a:b", "")) {
-                String relative = call.startsWith("/") ? call.substring(1) : call;
-                URI general = partner.baseUri().resolve(new URI(relative));
-                assertEquals(general, BrokerClient.resolve(partner, call), base + " + " + call);
-            }
         }
     }
 
@@ -236,10 +216,10 @@ class BrokerClientTest {
             for (String name : List.of("Host", "Transfer-Encoding", "Connection", "Upgrade", "Content-Length",
                     "Proxy-Authorization", "Expect")) {
                 HttpFields headers = HttpFields.build().add(name, "x");
-                assertThrows(IllegalArgumentException.class, () -> broker.exchange("p", "GET", "stub", headers, null),
-                        name);
+                assertThrows(IllegalArgumentException.class, () -> Call.to("p").path("stub").headers(headers), name);
+                assertThrows(IllegalArgumentException.class, () -> Call.to("p").path("stub").header(name, "x"), name);
             }
-            assertThrows(IllegalArgumentException.class, () -> broker.exchange("p", null, "stub", null));
+            assertThrows(IllegalArgumentException.class, () -> Call.to("p").method(null));
             assertEquals(0, broker.exchangesInFlight(), "refused calls hold no admission");
             assertEquals(0, broker.stats("p").inFlight());
         } finally {
@@ -251,12 +231,14 @@ class BrokerClientTest {
     void stoppingTheClientEndsEveryExchangeInFlightCancelled() throws Exception {
         BrokerClient broker = start(BrokerClient.builder()
                 .partner(Partner.builder("h1", stubs.uri().toString()).maxConnections(2).build())
-                .partner(Partner.builder("h2c", stubs.uri().toString()).protocol(Partner.Protocol.H2C).build()));
+                .partner(Partner.builder("h2c", stubs.uri().toString()).protocol(Protocol.H2C).build()));
         List<Exchange> all = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
-            all.add(broker.exchange(i % 2 == 0 ? "h1" : "h2c", i % 3 == 0 ? "POST" : "GET", "stub?delay=5000", null));
+            all.add(broker.send(Call.to(i % 2 == 0 ? "h1" : "h2c").method(i % 3 == 0 ? "POST" : "GET")
+                    .path("stub?delay=5000").build()));
         }
-        CompletableFuture<FanOutResult> fanOut = broker.fanOut(Duration.ofSeconds(30)).call("h1", "stub?delay=5000")
+        CompletableFuture<FanOutResult> fanOut = broker.fanOut(Duration.ofSeconds(30))
+                .add(Call.to("h1").path("stub?delay=5000").build())
                 .start().toCompletableFuture();
         ExchangeTest.awaitCondition(() -> stubs.stats().inFlight() >= 6, "requests never reached the partner");
         broker.stop();
@@ -267,7 +249,7 @@ class BrokerClientTest {
         }
         assertEquals(Outcome.Kind.CANCELLED, fanOut.get(10, TimeUnit.SECONDS).outcomes().get(0).kind());
         assertEquals(0, broker.exchangesInFlight());
-        assertThrows(IllegalStateException.class, () -> broker.exchange("h1", "GET", "stub", null));
+        assertThrows(IllegalStateException.class, () -> broker.send(Call.to("h1").path("stub").build()));
     }
 
     @Test
@@ -275,9 +257,10 @@ class BrokerClientTest {
         BrokerClient broker = start(BrokerClient.builder().partner(Partner.builder("p", stubs.uri().toString())
                 .maxResponseBytes(1000).build()));
         try {
-            Outcome head = await(broker.exchange("p", "HEAD", "stub?bytes=2000", null));
+            Outcome head = await(broker.send(Call.to("p").method("HEAD").path("stub?bytes=2000").build()));
             assertEquals(Outcome.Kind.OK, head.kind(), head.toString());
-            assertEquals(Outcome.Kind.TOO_LARGE, await(broker.exchange("p", "get", "stub?bytes=2000", null)).kind());
+            Outcome get = await(broker.send(Call.to("p").method("get").path("stub?bytes=2000").build()));
+            assertEquals(Outcome.Kind.TOO_LARGE, get.kind());
         } finally {
             broker.stop();
         }
@@ -288,9 +271,9 @@ class BrokerClientTest {
         BrokerClient broker = start(BrokerClient.builder().partner(Partner.builder("p", stubs.uri().toString())
                 .build()));
         try {
-            Outcome login = await(broker.exchange("p", "GET", "stub?cookie=SESSION=userA-secret", null));
+            Outcome login = await(broker.send(Call.to("p").path("stub?cookie=SESSION=userA-secret").build()));
             assertEquals(Outcome.Kind.OK, login.kind());
-            Outcome next = await(broker.exchange("p", "GET", "echo", null));
+            Outcome next = await(broker.send(Call.to("p").path("echo").build()));
             assertTrue(!next.bodyAsString().contains("SESSION"), "a stored cookie rode along: " + next.bodyAsString());
         } finally {
             broker.stop();
@@ -303,39 +286,10 @@ class BrokerClientTest {
                 .build()));
         try {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> broker.exchange("hotel", "GET", "x", null));
+                    () -> broker.send(Call.to("hotel").path("x").build()));
             assertEquals("unknown partner \"hotel\" (known: weather)", e.getMessage());
         } finally {
             broker.stop();
         }
-    }
-
-    /** A call made again is parsed and checked once; a refused call is refused every time; many paths stay correct. */
-    @Test
-    void aCallMadeAgainIsResolvedOnceAndARefusalIsNeverRemembered() throws Exception {
-        BrokerClient broker = start(BrokerClient.builder().partner(Partner.builder("p", "http://127.0.0.1:9/api")
-                .build()));
-        try {
-            URI first = made(broker, "x?q=1").uri();
-            URI again = made(broker, "x?q=1").uri();
-            assertEquals(URI.create("http://127.0.0.1:9/api/x?q=1"), first);
-            assertSame(first, again, "the second call took the first one's resolution");
-            for (int i = 0; i < 3; i++) {
-                assertThrows(IllegalArgumentException.class,
-                        () -> made(broker, "../x"));
-            }
-            for (int i = 0; i < 2_000; i++) {
-                String path = "v" + i + "/w?q=" + i;
-                assertEquals(URI.create("http://127.0.0.1:9/api/" + path),
-                        made(broker, path).uri(), path);
-            }
-        } finally {
-            broker.stop();
-        }
-    }
-
-    /** An inert GET of partner p, made as a fan-out's call is. */
-    private static io.rc10k.broker.internal.RealExchange made(BrokerClient broker, String path) {
-        return broker.create("p", "GET", path, null, null, ExchangeListener.NONE, CallOptions.NONE, true);
     }
 }

@@ -55,8 +55,8 @@ class BufferBudgetTest {
     void tricklingPartnersHoldWhatTheySentNotWhatTheyDeclaredAndOthersAreStillAnswered() throws Exception {
         List<Exchange> tricklers = new ArrayList<>();
         for (int i = 0; i < TRICKLERS; i++) {
-            tricklers.add(broker.newExchange("trickle")
-                    .path(Misbehaviour.TRICKLE_BODY.token() + "?bytes=65536&every=100").start());
+            tricklers.add(broker.send(Call.to("trickle")
+                    .path(Misbehaviour.TRICKLE_BODY.token() + "?bytes=65536&every=100").build()));
         }
         // Each declared 64 KiB (12.5 MiB in all, three times the budget); each holds its first buffer.
         ExchangeTest.awaitCondition(() -> broker.bufferedBytes() == (long) TRICKLERS * FIRST_BUFFER,
@@ -64,7 +64,7 @@ class BufferBudgetTest {
         assertEquals(TRICKLERS, hostile.requests(Misbehaviour.TRICKLE_BODY));
 
         for (int i = 0; i < 100; i++) {
-            Outcome fine = broker.newExchange("good").path("stub?bytes=20000").start().outcome().toCompletableFuture()
+            Outcome fine = broker.send(Call.to("good").path("stub?bytes=20000").build()).outcome().toCompletableFuture()
                     .get(60, TimeUnit.SECONDS);
             assertEquals(Outcome.Kind.OK, fine.kind(), fine.toString());
             assertEquals(20_000, fine.bodyLength());
@@ -72,7 +72,7 @@ class BufferBudgetTest {
         assertTrue(broker.bufferedBytes() <= BUDGET, broker.bufferedBytes() + " bytes buffered");
 
         // 3 MiB more than the 2.4 MiB left: this call, not the tricklers, is refused.
-        Outcome refused = broker.newExchange("good").path("stub?bytes=" + (3 << 20)).start().outcome()
+        Outcome refused = broker.send(Call.to("good").path("stub?bytes=" + (3 << 20)).build()).outcome()
                 .toCompletableFuture().get(60, TimeUnit.SECONDS);
         assertEquals(Outcome.Kind.MEMORY_BUDGET, refused.kind(), refused.toString());
         assertTrue(refused.failure().getMessage().contains("maxBufferedBytes"), refused.failure().getMessage());
@@ -83,7 +83,7 @@ class BufferBudgetTest {
         tricklers.forEach(Exchange::cancel);
         ExchangeTest.awaitCondition(() -> broker.bufferedBytes() == 0 && broker.exchangesInFlight() == 0,
                 "after the cancels: buffered " + broker.bufferedBytes() + ", in flight " + broker.exchangesInFlight());
-        Outcome whole = broker.newExchange("good").path("stub?bytes=" + (3 << 20)).start().outcome()
+        Outcome whole = broker.send(Call.to("good").path("stub?bytes=" + (3 << 20)).build()).outcome()
                 .toCompletableFuture().get(60, TimeUnit.SECONDS);
         assertEquals(Outcome.Kind.OK, whole.kind(), "with the budget free again: " + whole);
         assertEquals(0, broker.bufferedBytes());

@@ -38,7 +38,7 @@ class CachingTest {
     }
 
     private Outcome get(String path) throws Exception {
-        return broker.exchange("stub", "GET", path, null, ExchangeListener.NONE, CACHED).outcome()
+        return broker.send(Call.to("stub").path(path).options(CACHED).build()).outcome()
                 .toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
 
@@ -52,8 +52,7 @@ class CachingTest {
         long before = served();
         List<Exchange> exchanges = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
-            exchanges.add(broker.exchange("stub", "GET", "stub?delay=300&id=together", null, ExchangeListener.NONE,
-                    CACHED));
+            exchanges.add(broker.send(Call.to("stub").path("stub?delay=300&id=together").options(CACHED).build()));
         }
         Map<String, Integer> how = new TreeMap<>();
         for (Exchange exchange : exchanges) {
@@ -95,10 +94,9 @@ class CachingTest {
 
     @Test
     void aCallWaitingForAnIdenticalOneEndsAtItsOwnDeadline() throws Exception {
-        Exchange leader = broker.exchange("stub", "GET", "stub?delay=5000&id=long", null, ExchangeListener.NONE,
-                CACHED);
+        Exchange leader = broker.send(Call.to("stub").path("stub?delay=5000&id=long").options(CACHED).build());
         FanOutResult waiting = broker.fanOut(Duration.ofMillis(200))
-                .call("stub", "GET", "stub?delay=5000&id=long", null, ExchangeListener.NONE, CACHED)
+                .add(Call.to("stub").path("stub?delay=5000&id=long").options(CACHED).build())
                 .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
         assertEquals(Outcome.Kind.TIMEOUT, waiting.outcomes().get(0).kind());
         assertFalse(leader.isDone(), "the call out is not held up by the one that gave up waiting");
@@ -108,7 +106,7 @@ class CachingTest {
     @Test
     void onlyReadsMayBeCached() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> broker.exchange("stub", "POST", "stub", null, ExchangeListener.NONE, CACHED));
+                () -> broker.send(Call.to("stub").method("POST").path("stub").options(CACHED).build()));
         assertTrue(e.getMessage().contains("cannot be cached"), e.getMessage());
     }
 }

@@ -36,7 +36,7 @@ class ChainStressTest {
         broker = BrokerClient.builder()
                 .partner(Partner.builder("a", stubs.uri().toString()).maxQueued(10_000).build())
                 .partner(Partner.builder("b", stubs.uri().toString()).maxQueued(10_000).build())
-                .partner(Partner.builder("c", stubs.uri().toString()).protocol(Partner.Protocol.H2C)
+                .partner(Partner.builder("c", stubs.uri().toString()).protocol(Protocol.H2C)
                         .maxQueued(10_000).build())
                 .selectors(2) // two HTTP/1.1 loops: connections of one partner spread over both
                 .build();
@@ -65,12 +65,10 @@ class ChainStressTest {
             assertTrue(window.tryAcquire(60, TimeUnit.SECONDS), "fan-outs stopped completing after " + completed);
             String id = Integer.toString(i);
             broker.fanOut(Duration.ofSeconds(30))
-                    .call("a", "GET", "stub?id=" + id, null, threads)
-                    .call(i % 2 == 0 ? "b" : "c", "GET", "stub?id=" + id, null, threads)
-                    .callAfter(new int[] {0, 1}, "a", "GET", in -> "stub?id=" + id + "-after", null, threads,
-                            CallOptions.NONE)
-                    .callAfter(new int[] {1, 0}, "c", "GET", in -> "stub?id=" + id + "-after2", null, threads,
-                            CallOptions.NONE)
+                    .add(Call.to("a").path("stub?id=" + id).listener(threads).build())
+                    .add(Call.to(i % 2 == 0 ? "b" : "c").path("stub?id=" + id).listener(threads).build())
+                    .add(Call.to("a").after(0, 1).path(in -> "stub?id=" + id + "-after").listener(threads).build())
+                    .add(Call.to("c").after(1, 0).path(in -> "stub?id=" + id + "-after2").listener(threads).build())
                     .start()
                     .whenComplete((result, failure) -> {
                         List<Outcome.Kind> kinds = result.outcomes().stream().map(Outcome::kind).toList();
@@ -92,13 +90,13 @@ class ChainStressTest {
     @Test
     void aLaterCallWhoseBuilderThrowsIsSkippedAndTheFanOutStillCompletes() throws Exception {
         FanOutResult result = broker.fanOut(Duration.ofSeconds(30))
-                .call("a", "stub")
-                .callAfter(new int[] {0}, "a", "GET", in -> {
+                .add(Call.to("a").path("stub").build())
+                .add(Call.to("a").after(0).path(in -> {
                     throw new IllegalStateException("a bug in the caller's function");
-                }, null, ExchangeListener.NONE, CallOptions.NONE)
-                .callAfter(new int[] {0}, "b", "GET", in -> {
+                }).build())
+                .add(Call.to("b").after(0).path(in -> {
                     throw new NullPointerException("another");
-                }, null, ExchangeListener.NONE, CallOptions.NONE)
+                }).build())
                 .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
         assertEquals(List.of(Outcome.Kind.OK, Outcome.Kind.SKIPPED, Outcome.Kind.SKIPPED),
                 result.outcomes().stream().map(Outcome::kind).toList());
@@ -111,16 +109,16 @@ class ChainStressTest {
         AtomicReference<Boolean> smallOnLoop = new AtomicReference<>();
         AtomicReference<Boolean> largeOnLoop = new AtomicReference<>();
         FanOutResult result = broker.fanOut(Duration.ofSeconds(30))
-                .call("a", "stub?bytes=1000")
-                .call("b", "stub?bytes=" + (FanOut.BUILD_INLINE_MAX_BYTES + 1))
-                .callAfter(new int[] {0}, "a", "GET", in -> {
+                .add(Call.to("a").path("stub?bytes=1000").build())
+                .add(Call.to("b").path("stub?bytes=" + (FanOutRun.BUILD_INLINE_MAX_BYTES + 1)).build())
+                .add(Call.to("a").after(0).path(in -> {
                     smallOnLoop.set(broker.isLoopThread());
                     return "stub";
-                }, null, ExchangeListener.NONE, CallOptions.NONE)
-                .callAfter(new int[] {1}, "a", "GET", in -> {
+                }).build())
+                .add(Call.to("a").after(1).path(in -> {
                     largeOnLoop.set(broker.isLoopThread());
                     return "stub";
-                }, null, ExchangeListener.NONE, CallOptions.NONE)
+                }).build())
                 .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
         assertEquals(List.of(Outcome.Kind.OK, Outcome.Kind.OK, Outcome.Kind.OK, Outcome.Kind.OK),
                 result.outcomes().stream().map(Outcome::kind).toList());

@@ -28,7 +28,7 @@ class CircuitBreakerTest {
     void startBroker() throws Exception {
         broker = BrokerClient.builder()
                 .partner(Partner.builder("p", stubs.uri().toString()).retries(0)
-                        .circuitBreaker(new Partner.CircuitBreakerSettings(true, 5, 0.5, 10, 20, COOL_DOWN))
+                        .circuitBreaker(new CircuitBreakerSettings(true, 5, 0.5, 10, 20, COOL_DOWN))
                         .build())
                 .build();
         broker.start();
@@ -40,7 +40,7 @@ class CircuitBreakerTest {
     }
 
     private Outcome call(String path) throws Exception {
-        return broker.exchange("p", "GET", path, null).outcome().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        return broker.send(Call.to("p").path(path).build()).outcome().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
 
     @Test
@@ -51,7 +51,7 @@ class CircuitBreakerTest {
         // The stub counts a request as served when its stream completes, just after the client has it.
         ExchangeTest.awaitCondition(() -> stubs.stats().inFlight() == 0, "the stub's counters never settled");
         long served = stubs.stats().served();
-        Exchange shed = broker.exchange("p", "GET", "stub", null);
+        Exchange shed = broker.send(Call.to("p").path("stub").build());
         assertTrue(shed.isDone(), "an open circuit ends the call before it starts");
         assertEquals(Outcome.Kind.CIRCUIT_OPEN, shed.outcome().toCompletableFuture().get().kind());
         assertEquals(served, stubs.stats().served(), "the partner saw nothing while the circuit was open");

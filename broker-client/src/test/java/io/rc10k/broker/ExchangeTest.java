@@ -40,17 +40,17 @@ class ExchangeTest {
             closedPort = s.getLocalPort();
         }
         broker = BrokerClient.builder()
-                .partner(partner("h1", Partner.Protocol.HTTP_1_1).build())
-                .partner(partner("h2c", Partner.Protocol.H2C).build())
+                .partner(partner("h1", Protocol.HTTP_1_1).build())
+                .partner(partner("h2c", Protocol.H2C).build())
                 .partner(Partner.builder("nobody", "http://127.0.0.1:" + closedPort).retries(2).build())
-                .partner(partner("small", Partner.Protocol.HTTP_1_1).maxResponseBytes(1024).build())
-                .partner(partner("h2c-small", Partner.Protocol.H2C).maxResponseBytes(1024).build())
-                .partner(partner("noretry", Partner.Protocol.HTTP_1_1).retries(0).build())
+                .partner(partner("small", Protocol.HTTP_1_1).maxResponseBytes(1024).build())
+                .partner(partner("h2c-small", Protocol.H2C).maxResponseBytes(1024).build())
+                .partner(partner("noretry", Protocol.HTTP_1_1).retries(0).build())
                 .build();
         broker.start();
     }
 
-    private static Partner.Builder partner(String name, Partner.Protocol protocol) {
+    private static Partner.Builder partner(String name, Protocol protocol) {
         return Partner.builder(name, stubs.uri().toString()).protocol(protocol).callTimeout(CALL_TIMEOUT);
     }
 
@@ -60,7 +60,7 @@ class ExchangeTest {
     }
 
     private Outcome call(String partner, String method, String path) throws Exception {
-        Exchange exchange = broker.exchange(partner, method, path, recorder);
+        Exchange exchange = broker.send(Call.to(partner).method(method).path(path).listener(recorder).build());
         Outcome outcome = exchange.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS);
         assertNull(recorder.violation(exchange));
         return outcome;
@@ -104,21 +104,21 @@ class ExchangeTest {
 
     @Test
     void completeExchangeReportsEveryEventInOrder() throws Exception {
-        Exchange exchange = broker.exchange("h1", "GET", "stub", recorder);
+        Exchange exchange = broker.send(Call.to("h1").path("stub").listener(recorder).build());
         exchange.outcome().toCompletableFuture().get(10, TimeUnit.SECONDS);
         assertEquals("EWHBIC", recorder.sequence(exchange));
     }
 
     @Test
     void timeoutReportsExpiredBeforeComplete() throws Exception {
-        Exchange exchange = broker.exchange("h1", "GET", "stub?delay=15000", recorder);
+        Exchange exchange = broker.send(Call.to("h1").path("stub?delay=15000").listener(recorder).build());
         exchange.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS);
         assertEquals("EWXC", recorder.sequence(exchange));
     }
 
     @Test
     void bodyOverMaxResponseBytesIsRefusedOnItsContentLength() throws Exception {
-        Exchange small = broker.exchange("small", "GET", "stub?bytes=2048", recorder);
+        Exchange small = broker.send(Call.to("small").path("stub?bytes=2048").listener(recorder).build());
         Outcome outcome = small.outcome().toCompletableFuture().get(10, TimeUnit.SECONDS);
         assertEquals(Outcome.Kind.TOO_LARGE, outcome.kind(), outcome.toString());
         assertEquals(200, outcome.status(), "headers arrived; the body was refused");
@@ -128,8 +128,8 @@ class ExchangeTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Partner.Protocol.class)
-    void chunkedBodyGrowingPastTheBoundIsCutOffWhileTheRestIsStillComing(Partner.Protocol protocol)
+    @EnumSource(Protocol.class)
+    void chunkedBodyGrowingPastTheBoundIsCutOffWhileTheRestIsStillComing(Protocol protocol)
             throws Exception {
         // Stubs of its own, so that their in-flight count is this exchange alone.
         try (PartnerStubs own = PartnerStubs.start(StubOptions.builder().h2c(true).build())) {
@@ -141,8 +141,9 @@ class ExchangeTest {
                 // before the body would end, and the 10 s call timeout would end a broker that waited for it
                 // as TIMEOUT. (Reading the stub's in-flight count when the outcome arrives raced the reset:
                 // over h2c the stub ends the request as soon as the reset reaches it.)
-                Exchange exchange = client.exchange("p", "GET",
-                        "stub?bytes=1048576&chunked=true&fault=drip&dripBytes=256&dripMillis=100", recorder);
+                Exchange exchange = client.send(Call.to("p")
+                        .path("stub?bytes=1048576&chunked=true&fault=drip&dripBytes=256&dripMillis=100")
+                        .listener(recorder).build());
                 Outcome outcome = exchange.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS);
                 assertEquals(Outcome.Kind.TOO_LARGE, outcome.kind(),
                         "cut off while the rest was still coming: " + outcome);
@@ -158,7 +159,7 @@ class ExchangeTest {
 
     @Test
     void connectFailureIsRetriedThenEndsConnectFailed() throws Exception {
-        Exchange exchange = broker.exchange("nobody", "GET", "x", recorder);
+        Exchange exchange = broker.send(Call.to("nobody").path("x").listener(recorder).build());
         Outcome outcome = exchange.outcome().toCompletableFuture().get(10, TimeUnit.SECONDS);
         assertEquals(Outcome.Kind.CONNECT_FAILED, outcome.kind(), outcome.toString());
         assertEquals(3, outcome.attempts(), "one attempt plus two retries");
@@ -177,7 +178,7 @@ class ExchangeTest {
 
     @Test
     void cancelEndsTheExchangeCancelledAndClosesItsConnection() throws Exception {
-        Exchange exchange = broker.exchange("h1", "GET", "stub?delay=15000", recorder);
+        Exchange exchange = broker.send(Call.to("h1").path("stub?delay=15000").listener(recorder).build());
         // On the wire, so that it has a connection to close (the class's stub may still hold earlier
         // tests' stalls, so its in-flight count does not tell).
         awaitCondition(() -> recorder.sequence(exchange).contains("W"), "the request was never sent");

@@ -39,9 +39,9 @@ class FanOutTest {
         broker = BrokerClient.builder()
                 // These tests time calls out on purpose; a breaker would (rightly) start refusing them.
                 .partner(Partner.builder("h1", stubs.uri().toString()).maxQueued(10_000)
-                        .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
-                .partner(Partner.builder("h2c", stubs.uri().toString()).protocol(Partner.Protocol.H2C)
-                        .maxQueued(10_000).circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
+                        .circuitBreaker(CircuitBreakerSettings.DISABLED).build())
+                .partner(Partner.builder("h2c", stubs.uri().toString()).protocol(Protocol.H2C)
+                        .maxQueued(10_000).circuitBreaker(CircuitBreakerSettings.DISABLED).build())
                 .build();
         broker.start();
     }
@@ -52,17 +52,18 @@ class FanOutTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Partner.Protocol.class)
-    void deadlineEndsTheSlowCallAndFreesItsConnection(Partner.Protocol protocol) throws Exception {
-        String p = protocol == Partner.Protocol.H2C ? "h2c" : "h1";
+    @EnumSource(Protocol.class)
+    void deadlineEndsTheSlowCallAndFreesItsConnection(Protocol protocol) throws Exception {
+        String p = protocol == Protocol.H2C ? "h2c" : "h1";
         // Connections open before (three, for HTTP/1.1's one call per connection), so that the 100 ms and
         // 200 ms calls need not connect on a fresh broker within the 1 s deadline on a busy machine.
-        broker.fanOut(Duration.ofSeconds(30)).call(p, "stub").call(p, "stub").call(p, "stub").start()
+        Call stub = Call.to(p).path("stub").build();
+        broker.fanOut(Duration.ofSeconds(30)).add(stub).add(stub).add(stub).start()
                 .toCompletableFuture().get(60, TimeUnit.SECONDS);
         FanOutResult result = broker.fanOut(Duration.ofSeconds(1))
-                .call(p, "stub?delay=100")
-                .call(p, "stub?delay=200")
-                .call(p, "stub?delay=5000")
+                .add(Call.to(p).path("stub?delay=100").build())
+                .add(Call.to(p).path("stub?delay=200").build())
+                .add(Call.to(p).path("stub?delay=5000").build())
                 .start().toCompletableFuture().get(10, TimeUnit.SECONDS);
         assertEquals(List.of(Outcome.Kind.OK, Outcome.Kind.OK, Outcome.Kind.TIMEOUT),
                 result.outcomes().stream().map(Outcome::kind).toList());
@@ -76,14 +77,14 @@ class FanOutTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Partner.Protocol.class)
-    void aFailedRequiredCallEndsTheFanOutAndCancelsTheOthers(Partner.Protocol protocol) throws Exception {
-        String p = protocol == Partner.Protocol.H2C ? "h2c" : "h1";
+    @EnumSource(Protocol.class)
+    void aFailedRequiredCallEndsTheFanOutAndCancelsTheOthers(Protocol protocol) throws Exception {
+        String p = protocol == Protocol.H2C ? "h2c" : "h1";
         // The slow calls would hold the fan-out for its whole 60 s deadline; the test's own bound is 30 s.
         FanOutResult result = broker.fanOut(Duration.ofSeconds(60))
-                .call(p, "GET", "stub?delay=60000", null, ExchangeListener.NONE, CallOptions.NONE)
-                .call(p, "GET", "stub?status=503", null, ExchangeListener.NONE, CallOptions.NONE.withRequired(true))
-                .call(p, "GET", "stub?delay=60000", null, ExchangeListener.NONE, CallOptions.NONE.withRequired(true))
+                .add(Call.to(p).path("stub?delay=60000").build())
+                .add(Call.to(p).path("stub?status=503").required().build())
+                .add(Call.to(p).path("stub?delay=60000").required().build())
                 .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
         assertEquals(List.of(Outcome.Kind.CANCELLED, Outcome.Kind.HTTP_ERROR, Outcome.Kind.CANCELLED),
                 result.outcomes().stream().map(Outcome::kind).toList());
@@ -97,8 +98,8 @@ class FanOutTest {
     @Test
     void aRequiredCallThatSucceedsChangesNothing() throws Exception {
         FanOutResult result = broker.fanOut(Duration.ofSeconds(30))
-                .call("h1", "GET", "stub?status=500", null, ExchangeListener.NONE, CallOptions.NONE)
-                .call("h2c", "GET", "stub?delay=200", null, ExchangeListener.NONE, CallOptions.NONE.withRequired(true))
+                .add(Call.to("h1").path("stub?status=500").build())
+                .add(Call.to("h2c").path("stub?delay=200").required().build())
                 .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
         // The optional call's failure does not end anything; the required one answered.
         assertEquals(List.of(Outcome.Kind.HTTP_ERROR, Outcome.Kind.OK),
@@ -114,15 +115,15 @@ class FanOutTest {
             closed.close();
             BrokerClient refusing = BrokerClient.builder()
                     .partner(Partner.builder("nowhere", "http://127.0.0.1:" + port).retries(0)
-                            .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
+                            .circuitBreaker(CircuitBreakerSettings.DISABLED).build())
                     .partner(Partner.builder("stub", stubs.uri().toString())
-                            .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
+                            .circuitBreaker(CircuitBreakerSettings.DISABLED).build())
                     .build();
             refusing.start();
             try {
                 FanOutResult result = refusing.fanOut(Duration.ofSeconds(60))
-                        .call("nowhere", "GET", "stub", null, ExchangeListener.NONE, CallOptions.NONE.withRequired(true))
-                        .call("stub", "GET", "stub?delay=60000", null, ExchangeListener.NONE, CallOptions.NONE)
+                        .add(Call.to("nowhere").path("stub").required().build())
+                        .add(Call.to("stub").path("stub?delay=60000").build())
                         .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
                 assertEquals(List.of(Outcome.Kind.CONNECT_FAILED, Outcome.Kind.CANCELLED),
                         result.outcomes().stream().map(Outcome::kind).toList());
@@ -135,15 +136,15 @@ class FanOutTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Partner.Protocol.class)
-    void aHedgeWinsWhenOnlyTheFirstAttemptIsSlow(Partner.Protocol protocol) throws Exception {
-        String p = protocol == Partner.Protocol.H2C ? "h2c" : "h1";
+    @EnumSource(Protocol.class)
+    void aHedgeWinsWhenOnlyTheFirstAttemptIsSlow(Protocol protocol) throws Exception {
+        String p = protocol == Protocol.H2C ? "h2c" : "h1";
         // The stub holds the first request of this id for 60 s and answers later ones at once. Unhedged,
         // the call would end TIMEOUT at its 10 s call timeout; the test waits at most 30 s.
         String id = "hedge-" + protocol + "-" + System.nanoTime();
         FanOutResult result = broker.fanOut(Duration.ofSeconds(60))
-                .call(p, "GET", "stub?firstDelay=60000&id=" + id, null, ExchangeListener.NONE,
-                        CallOptions.NONE.withHedging(new Hedging(Duration.ofMillis(50), 2)))
+                .add(Call.to(p).path("stub?firstDelay=60000&id=" + id).hedging(new Hedging(Duration.ofMillis(50), 2))
+                        .build())
                 .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
         Outcome outcome = result.outcomes().get(0);
         assertEquals(Outcome.Kind.OK, outcome.kind(), outcome.toString());
@@ -160,8 +161,8 @@ class FanOutTest {
 
     @Test
     void aCallThatAnswersBeforeTheHedgeDelaySendsNoHedge() throws Exception {
-        Exchange exchange = broker.exchange("h1", "GET", "stub?id=prompt", null, ExchangeListener.NONE,
-                CallOptions.NONE.withHedging(new Hedging(Duration.ofSeconds(20), 1)));
+        Exchange exchange = broker.send(Call.to("h1").path("stub?id=prompt")
+                .hedging(new Hedging(Duration.ofSeconds(20), 1)).build());
         Outcome outcome = exchange.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS);
         assertEquals(Outcome.Kind.OK, outcome.kind());
         assertEquals(0, outcome.hedges());
@@ -172,18 +173,16 @@ class FanOutTest {
     @Test
     void onlyReadsMayBeHedged() {
         IllegalArgumentException e = Assertions.assertThrows(IllegalArgumentException.class,
-                () -> broker.exchange("h1", "POST", "stub", null, ExchangeListener.NONE,
-                        CallOptions.NONE.withHedging(new Hedging(Duration.ofMillis(50), 1))));
+                () -> Call.to("h1").method("POST").path("stub").hedging(new Hedging(Duration.ofMillis(50), 1)).build());
         assertTrue(e.getMessage().contains("cannot be hedged"), e.getMessage());
         assertEquals(0, broker.exchangesInFlight());
     }
 
     @Test
     void aLaterCallToAnUnknownPartnerIsRefusedNamingTheKnownOnes() {
-        FanOut fanOut = broker.fanOut(Duration.ofSeconds(5)).call("h1", "stub");
+        FanOut fanOut = broker.fanOut(Duration.ofSeconds(5)).add(Call.to("h1").path("stub").build());
         IllegalArgumentException e = Assertions.assertThrows(IllegalArgumentException.class,
-                () -> fanOut.callAfter(new int[] {0}, "nobody", "GET", in -> "stub", null, ExchangeListener.NONE,
-                        CallOptions.NONE));
+                () -> fanOut.add(Call.to("nobody").after(0).path(in -> "stub").build()));
         assertTrue(e.getMessage().startsWith("unknown partner \"nobody\" (known: "), e.getMessage());
         assertTrue(e.getMessage().contains("h1"), e.getMessage());
     }
@@ -191,10 +190,9 @@ class FanOutTest {
     @Test
     void aLaterCallIsMadeFromWhatItsDependencyAnswered() throws Exception {
         FanOutResult result = broker.fanOut(Duration.ofSeconds(30))
-                .call("h1", "stub?delay=100&id=Lyon")
-                .call("h2c", "stub?delay=300&id=slow")
-                .callAfter(new int[] {0}, "h1", "GET", in -> "echo?city=" + idOf(in.get(0)), null,
-                        ExchangeListener.NONE, CallOptions.NONE)
+                .add(Call.to("h1").path("stub?delay=100&id=Lyon").build())
+                .add(Call.to("h2c").path("stub?delay=300&id=slow").build())
+                .add(Call.to("h1").after(0).path(in -> "echo?city=" + idOf(in.get(0))).build())
                 .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
         assertEquals(List.of(Outcome.Kind.OK, Outcome.Kind.OK, Outcome.Kind.OK),
                 result.outcomes().stream().map(Outcome::kind).toList());
@@ -205,13 +203,13 @@ class FanOutTest {
     @Test
     void aLaterCallWhoseDependencyFailedIsSkippedUnsent() throws Exception {
         FanOutResult result = broker.fanOut(Duration.ofSeconds(30))
-                .call("h1", "stub?status=500")
-                .callAfter(new int[] {0}, "h1", "GET", in -> {
+                .add(Call.to("h1").path("stub?status=500").build())
+                .add(Call.to("h1").after(0).path(in -> {
                     if (in.get(0).kind() != Outcome.Kind.OK) {
                         throw new IllegalArgumentException("call 0 gave no value: " + in.get(0).kind().label());
                     }
                     return "stub";
-                }, null, ExchangeListener.NONE, CallOptions.NONE)
+                }).build())
                 .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
         assertEquals(List.of(Outcome.Kind.HTTP_ERROR, Outcome.Kind.SKIPPED),
                 result.outcomes().stream().map(Outcome::kind).toList());
@@ -222,8 +220,8 @@ class FanOutTest {
     @Test
     void theDeadlineCoversTheWholeChain() throws Exception {
         FanOutResult result = broker.fanOut(Duration.ofMillis(300))
-                .call("h1", "stub?delay=5000")
-                .callAfter(new int[] {0}, "h1", "GET", in -> "stub", null, ExchangeListener.NONE, CallOptions.NONE)
+                .add(Call.to("h1").path("stub?delay=5000").build())
+                .add(Call.to("h1").after(0).path(in -> "stub").build())
                 .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
         assertEquals(List.of(Outcome.Kind.TIMEOUT, Outcome.Kind.TIMEOUT),
                 result.outcomes().stream().map(Outcome::kind).toList());
@@ -234,9 +232,10 @@ class FanOutTest {
     @Test
     void aShorterDeadlineStartedAfterALongerOneFiresFirst() throws Exception {
         // One timer serves every fan-out's deadline: a later, earlier deadline must bring it forward.
-        CompletableFuture<FanOutResult> longer = broker.fanOut(Duration.ofSeconds(120)).call("h1", "stub?delay=60000")
+        Call slow = Call.to("h1").path("stub?delay=60000").build();
+        CompletableFuture<FanOutResult> longer = broker.fanOut(Duration.ofSeconds(120)).add(slow)
                 .start().toCompletableFuture();
-        FanOutResult shorter = broker.fanOut(Duration.ofMillis(300)).call("h1", "stub?delay=60000").start()
+        FanOutResult shorter = broker.fanOut(Duration.ofMillis(300)).add(slow).start()
                 .toCompletableFuture().get(30, TimeUnit.SECONDS);
         assertEquals(Outcome.Kind.TIMEOUT, shorter.outcomes().get(0).kind());
         assertTrue(shorter.deadlineHit());
@@ -247,8 +246,8 @@ class FanOutTest {
     @Test
     void stoppingTheClientCancelsAChainsLaterCallUnsent() throws Exception {
         CompletableFuture<FanOutResult> chain = broker.fanOut(Duration.ofSeconds(60))
-                .call("h1", "stub?delay=60000")
-                .callAfter(new int[] {0}, "h1", "GET", in -> "stub", null, ExchangeListener.NONE, CallOptions.NONE)
+                .add(Call.to("h1").path("stub?delay=60000").build())
+                .add(Call.to("h1").after(0).path(in -> "stub").build())
                 .start().toCompletableFuture();
         ExchangeTest.awaitCondition(() -> stubs.stats().inFlight() >= 1, "the first call never reached the partner");
         broker.stop();
@@ -270,7 +269,7 @@ class FanOutTest {
     @Test
     void deadlineCompletionsRunOnThePoolNotTheSchedulerThread() throws Exception {
         String[] thread = new String[1];
-        broker.fanOut(Duration.ofMillis(200)).call("h1", "stub?delay=5000").start()
+        broker.fanOut(Duration.ofMillis(200)).add(Call.to("h1").path("stub?delay=5000").build()).start()
                 .thenAccept(result -> thread[0] = Thread.currentThread().getName())
                 .toCompletableFuture().get(10, TimeUnit.SECONDS);
         assertTrue(thread[0].startsWith("broker-") && !thread[0].contains("scheduler"), thread[0]);
@@ -279,7 +278,9 @@ class FanOutTest {
     @Test
     void fanOutWithoutDeadlineHitReportsSo() throws Exception {
         FanOutResult result = broker.fanOut(Duration.ofSeconds(5))
-                .call("h1", "weather?city=Paris").call("h2c", "hotels?city=Paris").call("h1", "flights?city=Paris")
+                .add(Call.to("h1").path("weather?city=Paris").build())
+                .add(Call.to("h2c").path("hotels?city=Paris").build())
+                .add(Call.to("h1").path("flights?city=Paris").build())
                 .start().toCompletableFuture().get(10, TimeUnit.SECONDS);
         assertFalse(result.deadlineHit());
         assertEquals(3, result.count(Outcome.Kind.OK));
@@ -303,7 +304,8 @@ class FanOutTest {
         List<FanOutResult> results = Collections.synchronizedList(new ArrayList<>());
         CountDownLatch done = new CountDownLatch(fanOuts);
         // Connections open before the race, so that it is completions against deadlines, not connects.
-        broker.fanOut(Duration.ofSeconds(30)).call("h1", "stub").call("h2c", "stub").start().toCompletableFuture()
+        broker.fanOut(Duration.ofSeconds(30)).add(Call.to("h1").path("stub").build())
+                .add(Call.to("h2c").path("stub").build()).start().toCompletableFuture()
                 .get(60, TimeUnit.SECONDS);
         for (int i = 0; i < fanOuts; i++) {
             completions[i] = new AtomicInteger();
@@ -313,7 +315,8 @@ class FanOutTest {
             FanOut fanOut = broker.fanOut(Duration.ofSeconds(1));
             for (int c = 0; c < width; c++) {
                 int delay = random.nextInt(4) == 0 ? 0 : 800 + random.nextInt(400);
-                fanOut.call(random.nextBoolean() ? "h1" : "h2c", "stub?delay=" + delay, recorder);
+                fanOut.add(Call.to(random.nextBoolean() ? "h1" : "h2c").path("stub?delay=" + delay).listener(recorder)
+                        .build());
             }
             fanOut.start().whenComplete((result, failure) -> {
                 assertNull(failure);

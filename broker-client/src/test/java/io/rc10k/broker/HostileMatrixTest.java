@@ -143,14 +143,16 @@ class HostileMatrixTest {
             long acceptedBefore = partner.connectionsAccepted();
             if (wire != WireKind.LOOPS && KnownDifferences.NEXT_CALL_HANGS.contains(m.token())) {
                 // The reference's own flaw, documented: it keeps the connection, and the partner never answers on it.
-                Outcome hangs = broker.fanOut(STALL_DEADLINE).call("hostile", "ok").start().toCompletableFuture()
+                Outcome hangs = broker.fanOut(STALL_DEADLINE).add(Call.to("hostile").path("ok").build()).start()
+                        .toCompletableFuture()
                         .get(60, TimeUnit.SECONDS).outcomes().get(0);
                 assertEquals(Outcome.Kind.TIMEOUT, hangs.kind(), m + " over " + wire + ": the next call, on the kept"
                         + " connection: " + hangs);
                 assertEquals(acceptedBefore, partner.connectionsAccepted(), m + " over " + wire + ": no new connection");
                 return;
             }
-            Outcome next = broker.fanOut(DEADLINE).call("hostile", "ok").start().toCompletableFuture()
+            Outcome next = broker.fanOut(DEADLINE).add(Call.to("hostile").path("ok").build()).start()
+                    .toCompletableFuture()
                     .get(60, TimeUnit.SECONDS).outcomes().get(0);
             assertEquals(Outcome.Kind.OK, next.kind(), m + " over " + wire + ": the next call: " + next);
             assertEquals("{\"ok\":true}", next.bodyAsString().trim(), m + ": the next call's body");
@@ -166,10 +168,10 @@ class HostileMatrixTest {
 
     private static BrokerClient broker(WireKind wire) {
         Partner.Builder partner = wire == WireKind.JETTY_TLS
-                ? Partner.builder("hostile", hostileTls.uri().toString()).tls(Partner.Tls.DEFAULT.withCaFile(trusted))
+                ? Partner.builder("hostile", hostileTls.uri().toString()).tls(PartnerTls.DEFAULT.withCaFile(trusted))
                 : Partner.builder("hostile", hostile.uri().toString());
         BrokerClient.Builder builder = BrokerClient.builder().partner(partner.maxResponseBytes(1 << 20)
-                .callTimeout(Duration.ofSeconds(20)).circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build());
+                .callTimeout(Duration.ofSeconds(20)).circuitBreaker(CircuitBreakerSettings.DISABLED).build());
         if (wire == WireKind.JETTY) {
             builder.jettyForHttp1();
         }
@@ -178,7 +180,8 @@ class HostileMatrixTest {
 
     private static FanOutResult call(BrokerClient broker, Misbehaviour m) throws Exception {
         Duration deadline = m.expected() == Expect.STALL ? STALL_DEADLINE : DEADLINE;
-        return broker.fanOut(deadline).call("hostile", path(m)).start().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        return broker.fanOut(deadline).add(Call.to("hostile").path(path(m)).build()).start().toCompletableFuture()
+                .get(60, TimeUnit.SECONDS);
     }
 
     /** What Jetty's client made of {@code m} in cleartext: as this run observed it, or asked now when it was not run. */

@@ -40,7 +40,7 @@ class Http1WireTest {
             try {
                 List<Exchange> exchanges = new ArrayList<>();
                 for (int i = 0; i < 40; i++) {
-                    exchanges.add(broker.exchange("p", "GET", "/stub?delay=20&id=" + i, null));
+                    exchanges.add(broker.send(Call.to("p").path("/stub?delay=20&id=" + i).build()));
                 }
                 for (int i = 0; i < exchanges.size(); i++) {
                     Outcome outcome = await(exchanges.get(i));
@@ -56,7 +56,7 @@ class Http1WireTest {
                 // Kept alive: ten more calls, one after another, open no connection.
                 long peakBefore = stubs.stats().connectionsPeak();
                 for (int i = 0; i < 10; i++) {
-                    assertEquals(Outcome.Kind.OK, await(broker.exchange("p", "GET", "/stub", null)).kind());
+                    assertEquals(Outcome.Kind.OK, await(broker.send(Call.to("p").path("/stub").build())).kind());
                 }
                 assertEquals(stats.connectionsOpen(), broker.stats("p").connectionsOpen());
                 assertEquals(peakBefore, stubs.stats().connectionsPeak());
@@ -74,10 +74,10 @@ class Http1WireTest {
                     .build();
             broker.start();
             try {
-                assertEquals(Outcome.Kind.OK, await(broker.exchange("p", "GET", "/stub", null)).kind());
+                assertEquals(Outcome.Kind.OK, await(broker.send(Call.to("p").path("/stub").build())).kind());
                 ExchangeTest.awaitCondition(() -> broker.stats("p").connectionsOpen() == 0,
                         "the broker still counts the connection the partner closed: " + broker.stats("p"));
-                Outcome again = await(broker.exchange("p", "GET", "/stub", null));
+                Outcome again = await(broker.send(Call.to("p").path("/stub").build()));
                 assertEquals(Outcome.Kind.OK, again.kind(), String.valueOf(again.failure()));
                 assertEquals(1, again.attempts(), "no attempt was lost on the closed connection");
             } finally {
@@ -94,10 +94,10 @@ class Http1WireTest {
                     .build();
             broker.start();
             try {
-                Outcome head = await(broker.exchange("p", "HEAD", "/stub?bytes=5000", null));
+                Outcome head = await(broker.send(Call.to("p").method("HEAD").path("/stub?bytes=5000").build()));
                 assertEquals(Outcome.Kind.OK, head.kind(), String.valueOf(head.failure()));
                 assertEquals(0, head.body().length);
-                Outcome get = await(broker.exchange("p", "GET", "/stub?bytes=5000", null));
+                Outcome get = await(broker.send(Call.to("p").path("/stub?bytes=5000").build()));
                 assertEquals(Outcome.Kind.OK, get.kind(), String.valueOf(get.failure()));
                 assertEquals(5000, get.body().length);
                 assertEquals(1, stubs.stats().connectionsPeak(), "both on the one connection");
@@ -115,7 +115,7 @@ class Http1WireTest {
             broker.start();
             try {
                 HttpFields headers = HttpFields.build().add("X-Note", "a\r\nX-Injected: 1");
-                Outcome outcome = await(broker.exchange("p", "GET", "/echo", headers, null));
+                Outcome outcome = await(broker.send(Call.to("p").path("/echo").headers(headers).build()));
                 assertEquals(Outcome.Kind.OK, outcome.kind(), String.valueOf(outcome.failure()));
                 String seen = outcome.bodyAsString();
                 assertFalse(seen.contains("\"x-injected\""), seen);
@@ -146,7 +146,7 @@ class Http1WireTest {
                     .build();
             broker.start();
             try {
-                Outcome outcome = await(broker.exchange("raw", "GET", "/x?y=1", null));
+                Outcome outcome = await(broker.send(Call.to("raw").path("/x?y=1").build()));
                 assertEquals(Outcome.Kind.OK, outcome.kind(), String.valueOf(outcome.failure()));
                 assertEquals(200, outcome.status());
                 assertEquals("{\"a\":1}", outcome.bodyAsString());

@@ -49,7 +49,7 @@ class HttpsPartnerTest {
 
     private static Partner.Builder partner(String name, PartnerStubs stubs) {
         return Partner.builder(name, stubs.uri().toString()).retries(1)
-                .tls(Partner.Tls.DEFAULT.withCaFile(trusted));
+                .tls(PartnerTls.DEFAULT.withCaFile(trusted));
     }
 
     @Test
@@ -57,14 +57,14 @@ class HttpsPartnerTest {
         assertEquals("https", stubs.uri().getScheme());
         BrokerClient broker = BrokerClient.builder()
                 .partner(partner("one", stubs).build())
-                .partner(partner("two", stubs).protocol(Partner.Protocol.H2).maxConnections(1).build())
+                .partner(partner("two", stubs).protocol(Protocol.H2).maxConnections(1).build())
                 .build();
         broker.start();
         try {
             FanOutResult result = broker.fanOut(Duration.ofSeconds(10))
-                    .add(broker.newExchange("one").path("/echo?via=one"))
-                    .add(broker.newExchange("two").path("/echo?via=two"))
-                    .add(broker.newExchange("two").path("/weather?city=Oslo"))
+                    .add(Call.to("one").path("/echo?via=one").build())
+                    .add(Call.to("two").path("/echo?via=two").build())
+                    .add(Call.to("two").path("/weather?city=Oslo").build())
                     .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
             List<Outcome> outcomes = result.outcomes();
             outcomes.forEach(o -> assertEquals(Outcome.Kind.OK, o.kind(), o + " " + o.failure()));
@@ -81,14 +81,14 @@ class HttpsPartnerTest {
     @Test
     void aCertificateNobodyTrustedEndsTheCallTlsFailedWithoutARetry() throws Exception {
         // The JDK's own trust store: it has never heard of a certificate made a moment ago.
-        for (Partner.Protocol protocol : List.of(Partner.Protocol.HTTP_1_1, Partner.Protocol.H2)) {
+        for (Protocol protocol : List.of(Protocol.HTTP_1_1, Protocol.H2)) {
             Outcome outcome = callOnce(Partner.builder("jdk-trust", stubs.uri().toString()).protocol(protocol)
                     .retries(3).build());
             assertEquals(Outcome.Kind.TLS_FAILED, outcome.kind(), protocol + ": " + outcome.failure());
             assertEquals(1, outcome.attempts(), "a handshake that failed is not tried again");
         }
         Outcome other = callOnce(Partner.builder("other-ca", stubs.uri().toString())
-                .tls(Partner.Tls.DEFAULT.withCaFile(StubCertificate.generate("localhost", "127.0.0.1")
+                .tls(PartnerTls.DEFAULT.withCaFile(StubCertificate.generate("localhost", "127.0.0.1")
                         .writePem(files.resolve("other.pem")))).build());
         assertEquals(Outcome.Kind.TLS_FAILED, other.kind(), String.valueOf(other.failure()));
     }
@@ -97,7 +97,7 @@ class HttpsPartnerTest {
     void aTrustedCertificateForAnotherHostIsRefusedUnlessHostNamesAreNotVerified() throws Exception {
         StubCertificate elsewhere = StubCertificate.generate("partner.example");
         try (PartnerStubs misnamed = PartnerStubs.start(StubOptions.builder().tls(elsewhere).build())) {
-            Partner.Tls trustIt = Partner.Tls.DEFAULT.withCaFile(elsewhere.writePem(files.resolve("elsewhere.pem")));
+            PartnerTls trustIt = PartnerTls.DEFAULT.withCaFile(elsewhere.writePem(files.resolve("elsewhere.pem")));
             Outcome refused = callOnce(Partner.builder("misnamed", misnamed.uri().toString()).tls(trustIt).build());
             assertEquals(Outcome.Kind.TLS_FAILED, refused.kind(), String.valueOf(refused.failure()));
 
@@ -116,7 +116,7 @@ class HttpsPartnerTest {
 
         Path keyStore = client.writeKeyStore(files.resolve("client.p12"));
         Outcome with = callOnce(Partner.builder("mutual", mutual.uri().toString())
-                .tls(Partner.Tls.DEFAULT.withCaFile(trusted).withClientCertificate(keyStore, StubCertificate.PASSWORD))
+                .tls(PartnerTls.DEFAULT.withCaFile(trusted).withClientCertificate(keyStore, StubCertificate.PASSWORD))
                 .build());
         assertEquals(Outcome.Kind.OK, with.kind(), String.valueOf(with.failure()));
     }
@@ -125,25 +125,25 @@ class HttpsPartnerTest {
     void tlsSettingsThatCannotWorkAreRefusedWhenThePartnerIsBuilt() throws Exception {
         String base = stubs.uri().toString();
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Partner.builder("p", base)
-                .tls(Partner.Tls.DEFAULT.withCaFile(files.resolve("missing.pem"))).build())
+                .tls(PartnerTls.DEFAULT.withCaFile(files.resolve("missing.pem"))).build())
                 .getMessage().contains("p.tls.caFile: " + files.resolve("missing.pem") + " does not exist"));
         Path notPem = Files.writeString(files.resolve("not.pem"), "hello");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Partner.builder("p", base)
-                .tls(Partner.Tls.DEFAULT.withCaFile(notPem)).build())
+                .tls(PartnerTls.DEFAULT.withCaFile(notPem)).build())
                 .getMessage().startsWith("p.tls.caFile: " + notPem));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Partner.builder("p", base)
-                .protocol(Partner.Protocol.H2C).build())
+                .protocol(Protocol.H2C).build())
                 .getMessage().contains("h2c is cleartext"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Partner.builder("p", "http://127.0.0.1:1")
-                .tls(Partner.Tls.DEFAULT.withCaFile(trusted)).build())
+                .tls(PartnerTls.DEFAULT.withCaFile(trusted)).build())
                 .getMessage().contains("only with https"));
         Path keyStore = client.writeKeyStore(files.resolve("wrong-password.p12"));
         String refused = assertThrows(IllegalArgumentException.class, () -> Partner.builder("p", base)
-                .tls(Partner.Tls.DEFAULT.withClientCertificate(keyStore, "not-the-password")).build()).getMessage();
+                .tls(PartnerTls.DEFAULT.withClientCertificate(keyStore, "not-the-password")).build()).getMessage();
         assertTrue(refused.startsWith("p.tls.keyStore: " + keyStore), refused);
         assertTrue(!refused.contains("not-the-password"), refused);
         // h2 on an http partner is h2c: no ALPN to agree on it without TLS.
-        assertEquals(Partner.Protocol.H2C, Partner.builder("p", "http://127.0.0.1:1").protocol(Partner.Protocol.H2)
+        assertEquals(Protocol.H2C, Partner.builder("p", "http://127.0.0.1:1").protocol(Protocol.H2)
                 .build().protocol());
     }
 
@@ -153,17 +153,17 @@ class HttpsPartnerTest {
                 "fault=stall", "delay=5000", "bytes=70000", "status=503", "fault=drip&bytes=64");
         try (PartnerStubs cleartext = PartnerStubs.start(StubOptions.builder().h2c(true).build())) {
             BrokerClient broker = BrokerClient.builder()
-                    .partner(faulty("h1", cleartext, Partner.Protocol.HTTP_1_1, null))
-                    .partner(faulty("h2c", cleartext, Partner.Protocol.H2C, null))
-                    .partner(faulty("tls-h1", stubs, Partner.Protocol.HTTP_1_1, trusted))
-                    .partner(faulty("tls-h2", stubs, Partner.Protocol.H2, trusted))
+                    .partner(faulty("h1", cleartext, Protocol.HTTP_1_1, null))
+                    .partner(faulty("h2c", cleartext, Protocol.H2C, null))
+                    .partner(faulty("tls-h1", stubs, Protocol.HTTP_1_1, trusted))
+                    .partner(faulty("tls-h2", stubs, Protocol.H2, trusted))
                     .build();
             broker.start();
             try {
                 for (String fault : faults) {
                     List<Outcome.Kind> kinds = new java.util.ArrayList<>();
                     for (String partner : List.of("h1", "h2c", "tls-h1", "tls-h2")) {
-                        kinds.add(broker.newExchange(partner).path("/stub?" + fault).start().await().kind());
+                        kinds.add(broker.send(Call.to(partner).path("/stub?" + fault).build()).await().kind());
                     }
                     assertEquals(kinds.get(0), kinds.get(2), fault + ": HTTP/1.1 in cleartext and over TLS " + kinds);
                     assertEquals(kinds.get(1), kinds.get(3), fault + ": h2c and h2 " + kinds);
@@ -175,18 +175,18 @@ class HttpsPartnerTest {
     }
 
     /** Short limits, so that the stalls and the delay end at the call timeout, and the 70,000 bytes are too many. */
-    private static Partner faulty(String name, PartnerStubs stubs, Partner.Protocol protocol, Path ca) {
+    private static Partner faulty(String name, PartnerStubs stubs, Protocol protocol, Path ca) {
         Partner.Builder partner = Partner.builder(name, stubs.uri().toString()).protocol(protocol).retries(0)
                 .callTimeout(Duration.ofMillis(1_500)).maxResponseBytes(65_536)
-                .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED);
-        return (ca == null ? partner : partner.tls(Partner.Tls.DEFAULT.withCaFile(ca))).build();
+                .circuitBreaker(CircuitBreakerSettings.DISABLED);
+        return (ca == null ? partner : partner.tls(PartnerTls.DEFAULT.withCaFile(ca))).build();
     }
 
     private static Outcome callOnce(Partner partner) throws Exception {
         BrokerClient broker = BrokerClient.builder().partner(partner).build();
         broker.start();
         try {
-            return broker.newExchange(partner.name()).path("/stub").start().await();
+            return broker.send(Call.to(partner.name()).path("/stub").build()).await();
         } finally {
             broker.stop();
         }

@@ -47,13 +47,13 @@ class PartnerHostsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Partner.Protocol.class, names = {"HTTP_1_1", "H2C"})
-    void aHostThatIsDownIsEjectedAndTheMashupsComplete(Partner.Protocol protocol) throws Exception {
+    @EnumSource(value = Protocol.class, names = {"HTTP_1_1", "H2C"})
+    void aHostThatIsDownIsEjectedAndTheMashupsComplete(Protocol protocol) throws Exception {
         String down = downHost();
         Partner partner = Partner.builder("spread", stubs.uri(0).toString()).protocol(protocol)
                 .hosts(List.of(stubs.uri(0).toString(), down, stubs.uri(1).toString()))
-                .ejection(new Partner.Ejection(3, Duration.ofMinutes(5)))
-                .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build();
+                .ejection(new Ejection(3, Duration.ofMinutes(5)))
+                .circuitBreaker(CircuitBreakerSettings.DISABLED).build();
         BrokerClient broker = BrokerClient.builder().partner(partner).build();
         broker.start();
         try {
@@ -62,9 +62,9 @@ class PartnerHostsTest {
             for (int round = 0; round < 20; round++) {
                 boolean ejected = broker.stats("spread").hosts().get(1).ejected();
                 FanOutResult result = broker.fanOut(Duration.ofSeconds(10))
-                        .add(broker.newExchange("spread").path("/echo"))
-                        .add(broker.newExchange("spread").path("/echo"))
-                        .add(broker.newExchange("spread").path("/echo"))
+                        .add(Call.to("spread").path("/echo").build())
+                        .add(Call.to("spread").path("/echo").build())
+                        .add(Call.to("spread").path("/echo").build())
                         .start().toCompletableFuture().get(30, TimeUnit.SECONDS);
                 for (Outcome outcome : result.outcomes()) {
                     // A call that met the down host was retried on another (one retry by default).
@@ -94,17 +94,17 @@ class PartnerHostsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Partner.Protocol.class, names = {"HTTP_1_1", "H2C"})
-    void theLastHostInIsNeverEjected(Partner.Protocol protocol) throws Exception {
+    @EnumSource(value = Protocol.class, names = {"HTTP_1_1", "H2C"})
+    void theLastHostInIsNeverEjected(Protocol protocol) throws Exception {
         Partner partner = Partner.builder("gone", downHost()).protocol(protocol)
                 .hosts(List.of(downHost(), downHost(), downHost())).retries(0)
-                .ejection(new Partner.Ejection(1, Duration.ofMinutes(5)))
-                .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build();
+                .ejection(new Ejection(1, Duration.ofMinutes(5)))
+                .circuitBreaker(CircuitBreakerSettings.DISABLED).build();
         BrokerClient broker = BrokerClient.builder().partner(partner).build();
         broker.start();
         try {
             for (int i = 0; i < 12; i++) {
-                Outcome outcome = broker.newExchange("gone").path("/stub").start().await();
+                Outcome outcome = broker.send(Call.to("gone").path("/stub").build()).await();
                 assertEquals(Outcome.Kind.CONNECT_FAILED, outcome.kind(), String.valueOf(outcome.failure()));
             }
             List<PartnerStats.Host> hosts = broker.stats("gone").hosts();

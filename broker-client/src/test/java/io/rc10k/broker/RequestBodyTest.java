@@ -33,12 +33,12 @@ class RequestBodyTest {
         cleartext = PartnerStubs.start(StubOptions.builder().h2c(true).build());
         StubCertificate certificate = StubCertificate.generate("localhost", "127.0.0.1");
         secure = PartnerStubs.start(StubOptions.builder().tls(certificate).build());
-        Partner.Tls trust = Partner.Tls.DEFAULT.withCaFile(certificate.writePem(files.resolve("stubs.pem")));
+        PartnerTls trust = PartnerTls.DEFAULT.withCaFile(certificate.writePem(files.resolve("stubs.pem")));
         broker = BrokerClient.builder()
                 .partner(Partner.builder("h1", cleartext.uri().toString()).build())
-                .partner(Partner.builder("h2c", cleartext.uri().toString()).protocol(Partner.Protocol.H2C).build())
+                .partner(Partner.builder("h2c", cleartext.uri().toString()).protocol(Protocol.H2C).build())
                 .partner(Partner.builder("tls-h1", secure.uri().toString()).tls(trust).build())
-                .partner(Partner.builder("tls-h2", secure.uri().toString()).protocol(Partner.Protocol.H2).tls(trust)
+                .partner(Partner.builder("tls-h2", secure.uri().toString()).protocol(Protocol.H2).tls(trust)
                         .build())
                 .build();
         broker.start();
@@ -56,8 +56,8 @@ class RequestBodyTest {
         String json = "{\"city\":\"Zürich\",\"note\":\"a \\\"quoted\\\" word\"}";
         byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
         for (String partner : List.of("h1", "h2c", "tls-h1", "tls-h2")) {
-            Outcome echoed = broker.newExchange(partner).method("POST").path("/echo")
-                    .header("Content-Type", "application/json").body(bytes).start().await();
+            Outcome echoed = broker.send(Call.to(partner).method("POST").path("/echo")
+                    .header("Content-Type", "application/json").body(bytes).build()).await();
             assertEquals(Outcome.Kind.OK, echoed.kind(), partner + ": " + echoed.failure());
             String seen = echoed.bodyAsString();
             assertTrue(seen.contains("\"method\":\"POST\""), partner + ": " + seen);
@@ -73,11 +73,11 @@ class RequestBodyTest {
         Arrays.fill(large, (byte) 'x');
         for (String partner : List.of("h1", "h2c", "tls-h1", "tls-h2")) {
             for (int i = 0; i < 3; i++) {
-                Outcome echoed = broker.newExchange(partner).method("PUT").path("/echo").body(large).start().await();
+                Outcome echoed = broker.send(Call.to(partner).method("PUT").path("/echo").body(large).build()).await();
                 assertEquals(Outcome.Kind.OK, echoed.kind(), partner + ": " + echoed.failure());
                 assertTrue(echoed.bodyAsString().contains("\"method\":\"PUT\"") && echoed.bodyAsString()
                         .contains("\"bodyBytes\":" + large.length), partner + ": " + echoed.bodyAsString());
-                Outcome next = broker.newExchange(partner).path("/echo").start().await();
+                Outcome next = broker.send(Call.to(partner).path("/echo").build()).await();
                 assertTrue(next.bodyAsString().contains("\"method\":\"GET\"") && next.bodyAsString()
                         .contains("\"bodyBytes\":0"), partner + ": " + next.bodyAsString());
             }
@@ -86,18 +86,18 @@ class RequestBodyTest {
 
     @Test
     void aPostWithoutABodySaysContentLengthZeroAndACallWithABodyIsNotRepeatedAfterAReset() throws Exception {
-        Outcome empty = broker.newExchange("h1").method("POST").path("/echo").start().await();
+        Outcome empty = broker.send(Call.to("h1").method("POST").path("/echo").build()).await();
         assertTrue(empty.bodyAsString().contains("\"content-length\":\"0\""), empty.bodyAsString());
 
-        Outcome post = broker.newExchange("h1").method("POST").path("/stub?fault=reset")
-                .body("{}".getBytes(StandardCharsets.UTF_8)).start().await();
+        Outcome post = broker.send(Call.to("h1").method("POST").path("/stub?fault=reset")
+                .body("{}".getBytes(StandardCharsets.UTF_8)).build()).await();
         assertEquals(Outcome.Kind.RESET, post.kind(), String.valueOf(post.failure()));
         assertEquals(1, post.attempts(), "its effect may have happened: not sent again");
-        Outcome get = broker.newExchange("h1").path("/stub?fault=reset").start().await();
+        Outcome get = broker.send(Call.to("h1").path("/stub?fault=reset").build()).await();
         assertEquals(2, get.attempts(), "a GET is (one retry by default)");
 
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> broker.newExchange("h1").path("/echo")
-                .body(new byte[1]).start()).getMessage().contains("method GET carries no body"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> broker.send(Call.to("h1").path("/echo")
+                .body(new byte[1]).build())).getMessage().contains("method GET carries no body"));
     }
 
     private static String quote(String text) {

@@ -1,18 +1,17 @@
 package io.rc10k.harness;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
+import java.util.Objects;
 import java.util.function.IntConsumer;
 
 /**
- * The one way every experiment tool reads its command line: a cursor over the words, each tool switching on
- * the option it stands on and taking the option's value as a number, a path or a list.
+ * The one way every program of the project reads its command line — the experiment tools, the partner stubs and
+ * the mashup server: a cursor over the words, each program switching on the option it stands on and taking the
+ * option's value as a number, a path or a list.
  *
  * <pre>{@code
  * CommandLine line = new CommandLine("stub-capacity", "--requests N --delay MS", args);
@@ -30,6 +29,12 @@ import java.util.function.IntConsumer;
  * option without its value, a value that is not a number, or any {@link #fail} of the tool's own — prints
  * {@code <tool>: <option>: <what is wrong>; usage: <tool> <usage>} to stderr and exits 2, having started
  * nothing.
+ *
+ * <p>A program whose main prints and exits by itself (the mashup server's and the stubs', whose {@code --help} is a
+ * page of its own) reads its line with a {@link #silent} cursor instead: the same words, values and messages, but
+ * a bad line is an {@link IllegalArgumentException} whose message names the option ({@code --port: not a whole
+ * number: http}), and {@code --help} or {@code --version} ends the line for the program to answer
+ * ({@link #asksForHelp()}, {@link #asksForVersion()}).
  */
 public final class CommandLine {
     /** Exit status of a bad command line. */
@@ -38,9 +43,11 @@ public final class CommandLine {
     private final String tool;
     private final String usage;
     private final String[] args;
+    /** Where this line prints and how it ends the program; null for a {@link #silent} one. */
     private final Console console;
     private int at = -1;
     private String option;
+    private String asked;
 
     /**
      * Where a command line prints and how it ends the program: {@code exit} must not return (a test's, or a
@@ -61,31 +68,53 @@ public final class CommandLine {
         this.tool = tool;
         this.usage = usage;
         this.args = args.clone();
-        this.console = console;
+        this.console = Objects.requireNonNull(console, "console");
+    }
+
+    private CommandLine(String[] args) {
+        this.tool = null;
+        this.usage = null;
+        this.args = args.clone();
+        this.console = null;
     }
 
     /**
-     * Moves to the next word; false at the end of the line. Answers {@code --help} and {@code --version}
-     * itself (exit 0), so a tool's switch never sees them.
+     * A cursor that prints nothing and ends nothing, for a program that answers its line itself: a bad line is an
+     * {@link IllegalArgumentException} naming the option, and {@code --help} or {@code --version} ends the line
+     * ({@link #next} is false from there on; {@link #asksForHelp()}, {@link #asksForVersion()}).
+     */
+    public static CommandLine silent(String... args) {
+        return new CommandLine(args);
+    }
+
+    /**
+     * Moves to the next word; false at the end of the line. {@code --help} and {@code --version} end the line, so
+     * a program's switch never sees them: answered here (exit 0), or for a {@link #silent} line by the program.
      */
     public boolean next() {
-        if (++at >= args.length) {
+        if (asked != null || ++at >= args.length) {
             return false;
         }
         option = args[at];
-        switch (option) {
-            case "--help", "-h" -> {
-                console.out().println("usage: " + tool + " " + usage);
-                end(0);
-            }
-            case "--version" -> {
-                console.out().println(tool + " " + version());
-                end(0);
-            }
-            default -> {
-            }
+        if (!option.equals("--help") && !option.equals("-h") && !option.equals("--version")) {
+            return true;
         }
-        return true;
+        asked = option.equals("--version") ? "--version" : "--help";
+        if (console != null) {
+            console.out().println(asksForHelp() ? "usage: " + tool + " " + usage : BuildVersion.line(tool));
+            end(0);
+        }
+        return false;
+    }
+
+    /** Whether the line asked for {@code --help} (or {@code -h}); only a {@link #silent} line gets to say so. */
+    public boolean asksForHelp() {
+        return "--help".equals(asked);
+    }
+
+    /** Whether the line asked for {@code --version}; only a {@link #silent} line gets to say so. */
+    public boolean asksForVersion() {
+        return "--version".equals(asked);
     }
 
     /**
@@ -96,8 +125,22 @@ public final class CommandLine {
         return option;
     }
 
-    /** The word after the option, consumed; a line that ends at the option is a bad line. */
+    /**
+     * The word after the option, consumed. A line that ends at the option, or goes on with another option
+     * ({@code --config --port 0}), is a bad line: the option needs a value.
+     */
     public String value() {
+        if (at + 1 >= args.length || args[at + 1].startsWith("--")) {
+            throw fail(option, "needs a value");
+        }
+        return args[++at];
+    }
+
+    /**
+     * The word after the option whatever it is, consumed: the value of an option that hands a word on to another
+     * program, which may itself start with {@code --} ({@code --jvm-arg --enable-preview}, {@code --stub-arg --h2c}).
+     */
+    public String anyValue() {
         if (at + 1 >= args.length) {
             throw fail(option, "needs a value");
         }
@@ -200,9 +243,13 @@ public final class CommandLine {
 
     /**
      * A bad line found after the parse, by a check whose {@code message} already names the option
-     * ({@code "--calls: 0 (accepted: 1 to 64)"}): prints {@code <tool>: <message>; usage: ...} and exits 2.
+     * ({@code "--calls: 0 (accepted: 1 to 64)"}): prints {@code <tool>: <message>; usage: ...} and exits 2; a
+     * {@link #silent} line throws an {@link IllegalArgumentException} with the message instead.
      */
     public RuntimeException fail(String message) {
+        if (console == null) {
+            throw new IllegalArgumentException(message);
+        }
         console.err().println(tool + ": " + message + "; usage: " + tool + " " + usage);
         end(BAD_LINE);
         return new IllegalStateException("exit " + BAD_LINE + " returned");
@@ -213,19 +260,5 @@ public final class CommandLine {
         console.err().flush();
         console.exit().accept(status);
         throw new IllegalStateException("exit " + status + " returned");
-    }
-
-    /** The project's version, filtered in by Maven; "unknown" when the resource is missing. */
-    public static String version() {
-        try (InputStream in = CommandLine.class.getResourceAsStream("version.properties")) {
-            if (in == null) {
-                return "unknown";
-            }
-            Properties properties = new Properties();
-            properties.load(in);
-            return properties.getProperty("version", "unknown");
-        } catch (IOException e) {
-            return "unknown";
-        }
     }
 }

@@ -5,6 +5,19 @@ public final class Http1Heads {
     private Http1Heads() {
     }
 
+    /**
+     * Where the head in {@code bytes[0, limit)} ends: the index of the blank line's {@code \r\n\r\n}, or -1 while
+     * the head is not all there.
+     */
+    public static int endOfHead(byte[] bytes, int limit) {
+        for (int i = 3; i < limit; i++) {
+            if (bytes[i] == '\n' && bytes[i - 1] == '\r' && bytes[i - 2] == '\n' && bytes[i - 3] == '\r') {
+                return i - 3;
+            }
+        }
+        return -1;
+    }
+
     /** The {@code Content-Length} a response head declares, or -1 when it declares none. */
     public static long contentLength(String head) {
         String value = header(head, "Content-Length");

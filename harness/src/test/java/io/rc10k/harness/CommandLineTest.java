@@ -66,8 +66,7 @@ class CommandLineTest {
         Exited exited = assertThrows(Exited.class, () -> parse(line("--version")));
         assertEquals(0, exited.status);
         String printed = out.toString(StandardCharsets.UTF_8).strip();
-        assertTrue(printed.startsWith("tool ") && !printed.contains("${"), printed);
-        assertFalse(CommandLine.version().equals("unknown"));
+        assertEquals(BuildVersion.line("tool"), printed);
     }
 
     @Test
@@ -78,6 +77,21 @@ class CommandLineTest {
     @Test
     void anOptionWithoutItsValueExits2NamingIt() {
         assertBadLine("--count: needs a value", "--count");
+    }
+
+    @Test
+    void anOptionFollowedByAnotherOptionExits2ForWantOfItsValue() {
+        assertBadLine("--count: needs a value", "--count", "--names", "a");
+    }
+
+    @Test
+    void anyValueTakesAWordThatLooksLikeAnOptionForAnotherProgram() {
+        CommandLine line = line("--jvm-arg", "--enable-preview", "--count", "2");
+        assertTrue(line.next());
+        assertEquals("--enable-preview", line.anyValue());
+        assertTrue(line.next());
+        assertEquals(2, line.intValue());
+        assertFalse(line.next());
     }
 
     @Test
@@ -108,5 +122,35 @@ class CommandLineTest {
         assertEquals(2, exited.status);
         assertEquals("tool: " + named + "; usage: tool --count N --names A,B", err.toString(StandardCharsets.UTF_8).strip());
         assertEquals("", out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aSilentLineThrowsTheMessageAndPrintsNothing() {
+        CommandLine line = CommandLine.silent("--count", "many");
+        assertTrue(line.next());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, line::intValue);
+        assertEquals("--count: not a whole number: many", e.getMessage());
+        CommandLine unknown = CommandLine.silent("--colour");
+        assertTrue(unknown.next());
+        assertEquals("--colour: unknown option", assertThrows(IllegalArgumentException.class, unknown::unknown)
+                .getMessage());
+    }
+
+    @Test
+    void aSilentLineEndsAtHelpOrVersionForTheProgramToAnswer() {
+        CommandLine help = CommandLine.silent("--count", "3", "-h", "--colour");
+        assertTrue(help.next());
+        assertEquals(3, help.intValue());
+        assertFalse(help.next(), "the words after --help are not read");
+        assertTrue(help.asksForHelp());
+        assertFalse(help.asksForVersion());
+        CommandLine version = CommandLine.silent("--version", "--colour");
+        assertFalse(version.next());
+        assertTrue(version.asksForVersion());
+        CommandLine plain = CommandLine.silent("--count", "3");
+        while (plain.next()) {
+            assertEquals(3, plain.intValue());
+        }
+        assertFalse(plain.asksForHelp() || plain.asksForVersion());
     }
 }

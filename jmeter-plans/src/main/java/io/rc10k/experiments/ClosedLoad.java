@@ -205,7 +205,7 @@ final class ClosedLoad implements AutoCloseable {
             client.channel.close();
             return;
         }
-        int headersEnd = indexOfBlankLine(in.array(), in.position());
+        int headersEnd = Http1Heads.endOfHead(in.array(), in.position());
         if (headersEnd < 0 || in.position() < headersEnd + 4
                 + Http1Heads.contentLength(new String(in.array(), 0, headersEnd, StandardCharsets.ISO_8859_1))) {
             if (n < 0) {
@@ -238,15 +238,6 @@ final class ClosedLoad implements AutoCloseable {
         } else if (sending) {
             send(client);
         }
-    }
-
-    private static int indexOfBlankLine(byte[] bytes, int limit) {
-        for (int i = 3; i < limit; i++) {
-            if (bytes[i] == '\n' && bytes[i - 1] == '\r' && bytes[i - 2] == '\n' && bytes[i - 3] == '\r') {
-                return i - 3;
-            }
-        }
-        return -1;
     }
 
     private void fail(String why) {

@@ -1,6 +1,7 @@
 package io.rc10k.experiments;
 
 import io.rc10k.broker.Partner;
+import io.rc10k.broker.Protocol;
 import io.rc10k.harness.CommandLine;
 import io.rc10k.mashup.Definitions;
 import io.rc10k.mashup.MashupDefinition;
@@ -62,7 +63,7 @@ public final class ReactorServer {
     }
 
     private static Definitions definitions(String stubs) throws Exception {
-        Partner partner = Partner.builder("stub", stubs).protocol(Partner.Protocol.H2C).maxConnections(64)
+        Partner partner = Partner.builder("stub", stubs).protocol(Protocol.H2C).maxConnections(64)
                 .maxStreamsPerConnection(256).maxQueued(65_536).build();
         Definitions.Builder builder = Definitions.builder().partner(partner);
         for (int c : new int[] {1, 6}) {

@@ -3,7 +3,7 @@ package io.rc10k.experiments;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rc10k.harness.CommandLine;
+import io.rc10k.harness.BuildVersion;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,7 +44,7 @@ class ExperimentsCommandLineTest {
     void versionPrintsTheProjectVersionAndExits0() throws Exception {
         Run run = run("--version");
         assertEquals(0, run.exit(), run.toString());
-        assertEquals("experiments " + CommandLine.version(), run.out().strip());
+        assertEquals("experiments " + BuildVersion.version(), run.out().strip());
     }
 
     @Test

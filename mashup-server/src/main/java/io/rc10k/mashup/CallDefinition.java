@@ -27,7 +27,7 @@ import java.util.List;
  *                       nor repeated after a reset
  * @param body           null, or the request body's template: {@code {parameter}} placeholders (the mashup's
  *                       parameters only), each value escaped for {@code contentType}
- *                       ({@link io.rc10k.mashup.internal.routing.BodyTemplate})
+ *                       ({@link BodyTemplate})
  * @param contentType    the body's type ({@value #DEFAULT_CONTENT_TYPE} by default); null without a body
  */
 public record CallDefinition(String name, String partner, String template, List<String> forwardHeaders,

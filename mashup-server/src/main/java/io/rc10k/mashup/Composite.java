@@ -2,7 +2,6 @@ package io.rc10k.mashup;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.rc10k.broker.Outcome;
-import io.rc10k.mashup.internal.observability.TraceContext;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -99,7 +98,6 @@ public final class Composite {
             quote(out, parts[cause].name());
         }
         write(out, ",\"elapsedMillis\":" + elapsedMillis + ",\"parts\":{");
-        byte[] hex = spanIds == null ? null : new byte[16];
         for (int i = 0; i < parts.length; i++) {
             Part part = parts[i];
             if (i > 0) {
@@ -110,7 +108,7 @@ public final class Composite {
             if (part.ok()) {
                 write(out, "{\"status\":" + part.outcome().status() + ",\"elapsedMillis\":"
                         + part.outcome().elapsedMillis());
-                spanId(out, spanIds, i, hex);
+                spanId(out, spanIds, i);
                 write(out, ",\"body\":");
                 if (part.embedded() == null) {
                     writeBody(out, part.outcome());
@@ -125,7 +123,7 @@ public final class Composite {
                     write(out, ",\"status\":" + part.outcome().status());
                 }
                 write(out, ",\"elapsedMillis\":" + part.outcome().elapsedMillis());
-                spanId(out, spanIds, i, hex);
+                spanId(out, spanIds, i);
                 out.write('}');
             }
         }
@@ -168,11 +166,12 @@ public final class Composite {
     }
 
     /** {@code ,"spanId":"<16 hex digits>"} of part {@code i}, if there are span ids. */
-    private static void spanId(ByteArrayOutputStream out, long[] spanIds, int i, byte[] hex) {
+    private static void spanId(ByteArrayOutputStream out, long[] spanIds, int i) {
         if (spanIds != null && i < spanIds.length) {
             write(out, ",\"spanId\":\"");
-            TraceContext.hex(spanIds[i], hex, 0);
-            out.writeBytes(hex);
+            for (int shift = 60; shift >= 0; shift -= 4) {
+                out.write(Character.forDigit((int) (spanIds[i] >>> shift) & 0xf, 16));
+            }
             out.write('"');
         }
     }

@@ -3,7 +3,6 @@ package io.rc10k.mashup;
 import io.rc10k.broker.BrokerClient;
 import io.rc10k.broker.Partner;
 import io.rc10k.mashup.UriTemplate;
-import io.rc10k.mashup.internal.routing.PartReference;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -18,8 +17,8 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The partners and mashups a server serves. Built in Java or loaded from JSON
- * ({@link io.rc10k.mashup.internal.routing.DefinitionsJson}); either way {@link Builder#build()} checks
+ * The partners and mashups a server serves. Built in Java or loaded from a definitions file (JSON,
+ * docs/mashup-server.md); either way {@link Builder#build()} checks
  * everything and reports every problem at once, so a server never starts half-configured.
  *
  * <pre>{@code
@@ -251,8 +250,7 @@ public final class Definitions {
                         + "body with the mashup's parameters, on a call whose template takes none from parts)");
             }
             if (call.body() != null) {
-                for (String variable : io.rc10k.mashup.internal.routing.BodyTemplate
-                        .parse(call.body(), call.contentType()).variables()) {
+                for (String variable : BodyTemplate.parse(call.body(), call.contentType()).variables()) {
                     if (!parameters.contains(variable)) {
                         all.add(cat + ".body: {" + variable + "} is not a parameter of the mashup (known: "
                                 + (parameters.isEmpty() ? "none" : String.join(", ", parameters.stream().sorted()

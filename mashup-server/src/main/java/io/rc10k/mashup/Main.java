@@ -1,15 +1,15 @@
 package io.rc10k.mashup;
 
+import io.rc10k.harness.BuildVersion;
 import io.rc10k.mashup.demo.Demo;
 import io.rc10k.mashup.internal.observability.DashboardServlets;
 import io.rc10k.mashup.internal.observability.Logging;
 import io.rc10k.mashup.internal.observability.MashupMetrics;
 import io.rc10k.mashup.internal.routing.DefinitionsJson;
 import io.rc10k.mashup.internal.wiring.AdminConnector;
-import io.rc10k.mashup.internal.wiring.BuildVersion;
-import io.rc10k.mashup.internal.wiring.CommandLine;
 import io.rc10k.mashup.internal.wiring.HangUp;
 import io.rc10k.mashup.internal.wiring.Probe;
+import io.rc10k.mashup.internal.wiring.ServerArguments;
 import java.io.IOException;
 import java.io.PrintStream;
 import org.eclipse.jetty.server.Connector;
@@ -42,9 +42,9 @@ public final class Main {
      */
     public static void main(String[] args) throws Exception {
         // Logging first, so that the server's first lines already obey it. A bad command line is run's to report.
-        CommandLine command = null;
+        ServerArguments command = null;
         try {
-            command = CommandLine.parse(args);
+            command = ServerArguments.parse(args);
         } catch (IllegalArgumentException e) {
             // reported by run
         }
@@ -71,19 +71,19 @@ public final class Main {
 
     /** As above; {@code afterStop} runs once a server it started has stopped, after its last log line. */
     private static int run(String[] args, PrintStream out, PrintStream err, Runnable afterStop) throws Exception {
-        CommandLine command;
+        ServerArguments command;
         try {
-            command = CommandLine.parse(args);
+            command = ServerArguments.parse(args);
         } catch (IllegalArgumentException e) {
             err.println("mashup-server: " + e.getMessage());
             return 2;
         }
         if (command.help()) {
-            out.println(CommandLine.USAGE);
+            out.println(ServerArguments.USAGE);
             return 0;
         }
         if (command.version()) {
-            out.println(BuildVersion.nameAndVersion());
+            out.println(BuildVersion.line(ServerArguments.NAME));
             return 0;
         }
         if (command.probe() != null) {

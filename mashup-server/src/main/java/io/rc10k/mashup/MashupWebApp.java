@@ -56,6 +56,10 @@ public final class MashupWebApp implements ServletContextListener {
     private List<LifeCycle> lifeCycles = List.of();
     private final Readiness readiness = new Readiness();
 
+    /** The container creates it, from the WAR's {@code web.xml}. */
+    public MashupWebApp() {
+    }
+
     @Override
     public void contextInitialized(ServletContextEvent event) {
         ServletContext context = event.getServletContext();

@@ -1,6 +1,5 @@
 package io.rc10k.mashup;
 
-import io.rc10k.mashup.internal.modes.CallThreads;
 import java.util.Locale;
 import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -65,11 +64,6 @@ public enum Mode {
             throw new IllegalArgumentException("--mode virtual needs a JDK 21 or newer (this is "
                     + Runtime.version() + "); use --mode async or sync, or run on a newer JDK");
         }
-    }
-
-    /** The threads a blocking mode runs its outbound calls on (not started); null for async, which has none. */
-    public CallThreads newCallThreads() {
-        return blocks() ? new CallThreads(this == VIRTUAL) : null;
     }
 
     /**

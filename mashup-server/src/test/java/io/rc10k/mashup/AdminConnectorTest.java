@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.rc10k.broker.Partner;
-import io.rc10k.mashup.internal.wiring.CommandLine;
+import io.rc10k.mashup.internal.wiring.ServerArguments;
 import java.net.ConnectException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -85,7 +85,7 @@ class AdminConnectorTest {
     @Test
     void adminHostMovesTheAdminPortAndOnlyIt() throws Exception {
         InetAddress external = externalAddress();
-        MashupOptions options = CommandLine.parse("--admin-host", external.getHostAddress()).options();
+        MashupOptions options = ServerArguments.parse("--admin-host", external.getHostAddress()).options();
         assertEquals(MashupOptions.DEFAULT_HOST, options.host(), "--admin-host leaves --host alone");
         try (TestServer server = TestServer.start(options, definitions())) {
             int admin = adminPort(server);
@@ -98,7 +98,7 @@ class AdminConnectorTest {
     @Test
     void aBlankAdminHostIsACommandLineErrorNamingIt() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> CommandLine.parse("--admin-host", " "));
+                () -> ServerArguments.parse("--admin-host", " "));
         assertEquals("--admin-host: \" \" (accepted: an address to bind, e.g. 127.0.0.1 or 0.0.0.0)", e.getMessage());
     }
 

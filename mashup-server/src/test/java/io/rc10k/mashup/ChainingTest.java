@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rc10k.broker.CircuitBreakerSettings;
 import io.rc10k.broker.Partner;
 import io.rc10k.stubs.PartnerStubs;
 import io.rc10k.stubs.StubOptions;
@@ -33,9 +34,9 @@ class ChainingTest {
         stubs = PartnerStubs.start(StubOptions.builder().build());
         String base = stubs.uri().toString();
         definitions = Definitions.builder()
-                .partner(Partner.builder("stub", base).retries(0).circuitBreaker(Partner.CircuitBreakerSettings.DISABLED)
+                .partner(Partner.builder("stub", base).retries(0).circuitBreaker(CircuitBreakerSettings.DISABLED)
                         .build())
-                .partner(Partner.builder("other", base).circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
+                .partner(Partner.builder("other", base).circuitBreaker(CircuitBreakerSettings.DISABLED).build())
                 .mashup(MashupDefinition.builder("chain").deadline(Duration.ofSeconds(30))
                         .parameter(ParameterDefinition.required("q"))
                         // The first part answers after 200 ms with {"id": q}; the second needs that id.

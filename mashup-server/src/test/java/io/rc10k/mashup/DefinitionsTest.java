@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rc10k.broker.CircuitBreakerSettings;
 import io.rc10k.broker.Partner;
+import io.rc10k.broker.Protocol;
 import io.rc10k.mashup.internal.routing.DefinitionsJson;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -35,11 +37,11 @@ class DefinitionsTest {
     void goodJsonLoadsEveryField() throws Exception {
         Definitions d = DefinitionsJson.parse(GOOD, "good.json");
         assertEquals(2, d.partners().size());
-        assertEquals(io.rc10k.broker.Partner.Protocol.H2C, d.partners().get("hotels").protocol());
+        assertEquals(io.rc10k.broker.Protocol.H2C, d.partners().get("hotels").protocol());
         assertEquals(64, d.partners().get("hotels").maxConnections());
         assertEquals(3, d.partners().get("hotels").circuitBreaker().consecutiveFailures());
         assertEquals(250, d.partners().get("hotels").circuitBreaker().coolDown().toMillis());
-        assertEquals(io.rc10k.broker.Partner.CircuitBreakerSettings.DEFAULT, d.partners().get("weather").circuitBreaker());
+        assertEquals(io.rc10k.broker.CircuitBreakerSettings.DEFAULT, d.partners().get("weather").circuitBreaker());
         MashupDefinition travel = d.mashups().get("travel");
         assertEquals("/mashup/travel", travel.path());
         assertEquals(1500, travel.deadline().toMillis());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rc10k.broker.BrokerClient;
+import io.rc10k.broker.CircuitBreakerSettings;
 import io.rc10k.broker.Partner;
 import io.rc10k.broker.PartnerStats;
 import io.rc10k.mashup.internal.observability.MashupMetrics;
@@ -67,9 +68,9 @@ class FaultMatrixTest {
                 .partner(Partner.builder("good", stubs.uri().toString()).build())
                 // The faults would open the breaker; this matrix wants to see each one every time.
                 .partner(Partner.builder("bad", stubs.uri().toString()).retries(0).maxResponseBytes(1024)
-                        .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
+                        .circuitBreaker(CircuitBreakerSettings.DISABLED).build())
                 .partner(Partner.builder("nobody", "http://127.0.0.1:" + closedPort).retries(0)
-                        .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build());
+                        .circuitBreaker(CircuitBreakerSettings.DISABLED).build());
         for (Map.Entry<String, String[]> fault : FAULTS.entrySet()) {
             b.mashup(MashupDefinition.builder(fault.getKey()).deadline(Duration.ofMillis(DEADLINE_MILLIS))
                     .call("good", "good", "/weather?city=Paris")

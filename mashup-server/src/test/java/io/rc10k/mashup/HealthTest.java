@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rc10k.mashup.internal.observability.MashupMetrics;
-import io.rc10k.mashup.internal.wiring.BuildVersion;
+import io.rc10k.harness.BuildVersion;
 import io.rc10k.stubs.PartnerStubs;
 import io.rc10k.stubs.StubOptions;
 import java.net.URI;

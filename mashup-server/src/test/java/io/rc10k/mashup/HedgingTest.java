@@ -7,8 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rc10k.broker.BrokerClient;
 import io.rc10k.broker.CallOptions;
+import io.rc10k.broker.CircuitBreakerSettings;
 import io.rc10k.broker.Hedging;
 import io.rc10k.broker.Partner;
+import io.rc10k.broker.Protocol;
 import io.rc10k.stubs.PartnerStubs;
 import io.rc10k.stubs.StubOptions;
 import java.time.Duration;
@@ -39,9 +41,9 @@ class HedgingTest {
         String base = stubs.uri().toString();
         CallOptions hedged = CallOptions.NONE.withHedging(new Hedging(Duration.ofMillis(50), 2));
         definitions = Definitions.builder()
-                .partner(Partner.builder("stub", base).circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
-                .partner(Partner.builder("h2", base).protocol(Partner.Protocol.H2C)
-                        .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
+                .partner(Partner.builder("stub", base).circuitBreaker(CircuitBreakerSettings.DISABLED).build())
+                .partner(Partner.builder("h2", base).protocol(Protocol.H2C)
+                        .circuitBreaker(CircuitBreakerSettings.DISABLED).build())
                 .mashup(MashupDefinition.builder("hedged").deadline(Duration.ofSeconds(60))
                         .parameter(ParameterDefinition.required("id"))
                         .call(new CallDefinition("h1", "stub", "/stub?firstDelay=60000&id=h1-{id}", List.of(), hedged))

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rc10k.broker.Partner;
+import io.rc10k.broker.PartnerTls;
+import io.rc10k.broker.Protocol;
 import io.rc10k.mashup.internal.routing.DefinitionsJson;
 import io.rc10k.stubs.PartnerStubs;
 import io.rc10k.stubs.StubCertificate;
@@ -37,11 +39,11 @@ class HttpsPartnersTest {
     static void start() throws Exception {
         StubCertificate certificate = StubCertificate.generate("localhost", "127.0.0.1");
         stubs = PartnerStubs.start(StubOptions.builder().tls(certificate).build());
-        Partner.Tls trustStubs = Partner.Tls.DEFAULT.withCaFile(certificate.writePem(files.resolve("stubs.pem")));
+        PartnerTls trustStubs = PartnerTls.DEFAULT.withCaFile(certificate.writePem(files.resolve("stubs.pem")));
         String base = stubs.uri().toString();
         definitions = Definitions.builder()
                 .partner(Partner.builder("weather", base).tls(trustStubs).build())
-                .partner(Partner.builder("hotels", base).protocol(Partner.Protocol.H2).tls(trustStubs).build())
+                .partner(Partner.builder("hotels", base).protocol(Protocol.H2).tls(trustStubs).build())
                 // The JDK's trust store: it has never seen the stubs' certificate.
                 .partner(Partner.builder("untrusted", base).build())
                 .mashup(MashupDefinition.builder("trip").deadline(Duration.ofSeconds(10))
@@ -96,7 +98,7 @@ class HttpsPartnersTest {
                    {"partner": "weather", "template": "/weather?city=Oslo"},
                    {"partner": "hotels", "template": "/echo"}]}}}
                 """.formatted(base, ca, base, ca), "https.json");
-        assertEquals(Partner.Protocol.H2, read.partners().get("hotels").protocol());
+        assertEquals(Protocol.H2, read.partners().get("hotels").protocol());
         assertEquals(false, read.partners().get("hotels").tls().verifyHostname());
         try (TestServer server = TestServer.start(Mode.ASYNC, read)) {
             ContentResponse trip = server.get("/mashup/trip");

@@ -41,8 +41,13 @@ final class JarProcess implements AutoCloseable {
 
     /** {@code java -jar mashup-server.jar args}, with {@code environment} added to this process's. */
     static Process run(Map<String, String> environment, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-jar", JAR));
+        return launch(environment, List.of("-jar", JAR), args);
+    }
+
+    private static Process launch(Map<String, String> environment, List<String> what, String... args)
+            throws IOException {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
+        command.addAll(what);
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(environment);
@@ -54,7 +59,21 @@ final class JarProcess implements AutoCloseable {
     }
 
     static JarProcess start(Map<String, String> environment, String... args) throws Exception {
-        Process process = run(environment, args);
+        return watch(run(environment, args));
+    }
+
+    /**
+     * The same server from its modules rather than the shaded jar: the module's jar and its dependencies'
+     * on the module path ({@code modulePath}), run as {@code io.rc10k.mashup/io.rc10k.mashup.Main}, with the
+     * optional modules the demo and the logging need added to the graph.
+     */
+    static JarProcess startModules(String modulePath, String... args) throws Exception {
+        return watch(launch(Map.of(), List.of("--module-path", modulePath, "--add-modules",
+                "io.rc10k.stubs,ch.qos.logback.classic,jul.to.slf4j", "-m", "io.rc10k.mashup/io.rc10k.mashup.Main"),
+                args));
+    }
+
+    private static JarProcess watch(Process process) throws Exception {
         CompletableFuture<URI> ready = new CompletableFuture<>();
         CompletableFuture<URI> liveView = new CompletableFuture<>();
         JarProcess[] self = new JarProcess[1];

@@ -3,8 +3,8 @@ package io.rc10k.mashup;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rc10k.mashup.internal.wiring.BuildVersion;
-import io.rc10k.mashup.internal.wiring.CommandLine;
+import io.rc10k.harness.BuildVersion;
+import io.rc10k.mashup.internal.wiring.ServerArguments;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -103,7 +103,7 @@ class MainTest {
         assertEquals(2, run("--acceptors", "-2"));
         assertTrue(err().contains("--acceptors: -2 (accepted: -1 for Jetty's default, 0 to 64)"), err());
         assertEquals(2, run("--verbose"));
-        assertTrue(err().contains("unknown option \"--verbose\""), err());
+        assertTrue(err().contains("--verbose: unknown option"), err());
     }
 
     @Test
@@ -121,13 +121,13 @@ class MainTest {
         assertEquals(2, run("--otlp-endpoint", "http://collector:4318/ traces"));
         assertTrue(err().contains("--otlp-endpoint: \"http://collector:4318/ traces\" is not a URL"), err());
         assertEquals(URI.create("http://collector:4318"),
-                CommandLine.parse("--otlp-endpoint", "http://collector:4318").options().otlpEndpoint());
+                ServerArguments.parse("--otlp-endpoint", "http://collector:4318").options().otlpEndpoint());
     }
 
     @Test
     void logLevelsAreKeptInOrderWithTheirLevelLowercased() {
         assertEquals(List.of("io.rc10k=debug", "org.eclipse.jetty.server.RequestLog=off"),
-                CommandLine.parse("--log-level", "io.rc10k=DEBUG", "--log-level",
+                ServerArguments.parse("--log-level", "io.rc10k=DEBUG", "--log-level",
                         "org.eclipse.jetty.server.RequestLog=off").logLevels());
     }
 
@@ -140,9 +140,9 @@ class MainTest {
 
     @Test
     void observabilityOnAdminOnlyIsAFlagOfTheOptions() {
-        assertTrue(CommandLine.parse("--observability-on-admin-only").options()
+        assertTrue(ServerArguments.parse("--observability-on-admin-only").options()
                 .observabilityOnAdminOnly());
-        assertTrue(!CommandLine.parse("--port", "0").options().observabilityOnAdminOnly());
+        assertTrue(!ServerArguments.parse("--port", "0").options().observabilityOnAdminOnly());
     }
 
     @Test

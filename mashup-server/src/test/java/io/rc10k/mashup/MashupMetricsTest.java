@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.management.OperatingSystemMXBean;
+import io.rc10k.broker.CircuitBreakerSettings;
 import io.rc10k.broker.Partner;
 import io.rc10k.mashup.internal.admission.FileBudget;
 import io.rc10k.stubs.PartnerStubs;
@@ -43,7 +44,7 @@ class MashupMetricsTest {
     private static Definitions fragile() throws DefinitionException {
         return Definitions.builder()
                 .partner(Partner.builder("fragile", stubs.uri().toString()).retries(0)
-                        .circuitBreaker(new Partner.CircuitBreakerSettings(true, 2, 1, 100, 100, Duration.ofMillis(1)))
+                        .circuitBreaker(new CircuitBreakerSettings(true, 2, 1, 100, 100, Duration.ofMillis(1)))
                         .build())
                 .partner(Partner.builder("steady", stubs.uri().toString()).build())
                 .mashup(MashupDefinition.builder("fragile").deadline(Duration.ofSeconds(15))

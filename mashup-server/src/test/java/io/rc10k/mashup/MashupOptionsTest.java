@@ -3,7 +3,7 @@ package io.rc10k.mashup;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.rc10k.mashup.internal.wiring.CommandLine;
+import io.rc10k.mashup.internal.wiring.ServerArguments;
 import java.net.URI;
 import org.junit.jupiter.api.Test;
 
@@ -94,7 +94,7 @@ class MashupOptionsTest {
 
     @Test
     void theCommandLineSetsTheBuilderInAnyOrder() {
-        MashupOptions options = CommandLine.parse("--admin-port", "7000", "--port", "9000", "--mode", "sync",
+        MashupOptions options = ServerArguments.parse("--admin-port", "7000", "--port", "9000", "--mode", "sync",
                 "--max-buffered-bytes", "2m", "--min-threads", "4", "--reserved-threads", "0", "--idle-timeout", "1500",
                 "--accept-queue", "512").options();
         assertEquals(9000, options.port());
@@ -105,7 +105,7 @@ class MashupOptionsTest {
         assertEquals(0, options.reservedThreads());
         assertEquals(1_500, options.idleTimeoutMillis());
         assertEquals(512, options.acceptQueue());
-        assertEquals(9001, CommandLine.parse("--port", "9000").options().adminPort());
+        assertEquals(9001, ServerArguments.parse("--port", "9000").options().adminPort());
     }
 
     private static void assertProblem(String message, MashupOptions.Builder builder) {

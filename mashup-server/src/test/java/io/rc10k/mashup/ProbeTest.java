@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rc10k.mashup.internal.wiring.BuildVersion;
+import io.rc10k.harness.BuildVersion;
 import io.rc10k.mashup.internal.wiring.Probe;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -160,6 +160,6 @@ class ProbeTest {
         }
         err.reset();
         assertEquals(2, Main.run(new String[] {"--probe"}, o, e));
-        assertTrue(err().contains("--probe: a value is missing"), err());
+        assertTrue(err().contains("--probe: needs a value"), err());
     }
 }

@@ -8,7 +8,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rc10k.broker.BrokerClient;
 import io.rc10k.broker.CallOptions;
+import io.rc10k.broker.CircuitBreakerSettings;
 import io.rc10k.broker.Partner;
+import io.rc10k.broker.Protocol;
 import io.rc10k.stubs.PartnerStubs;
 import io.rc10k.stubs.StubOptions;
 import java.io.IOException;
@@ -48,7 +50,7 @@ class RequiredPartsTest {
         definitions = Definitions.builder()
                 // No breaker: the failing calls are the point; retries off so that one failure is one call.
                 .partner(Partner.builder("stub", base).retries(0).callTimeout(Duration.ofSeconds(90))
-                        .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
+                        .circuitBreaker(CircuitBreakerSettings.DISABLED).build())
                 .mashup(MashupDefinition.builder("late").deadline(Duration.ofMillis(500))
                         .call("fast", "stub", "/stub")
                         .call(new CallDefinition("account", "stub", "/stub?delay=60000", List.of(), REQUIRED))
@@ -133,7 +135,7 @@ class RequiredPartsTest {
                 }
             });
             Definitions definitions = failing(own, Partner.builder("account", "http://127.0.0.1:"
-                    + account.getLocalPort()).retries(0).circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build(),
+                    + account.getLocalPort()).retries(0).circuitBreaker(CircuitBreakerSettings.DISABLED).build(),
                     "/account");
             try (TestServer server = TestServer.start(mode, definitions)) {
                 CountDownLatch answered = new CountDownLatch(1);
@@ -175,9 +177,9 @@ class RequiredPartsTest {
         String base = own.uri().toString();
         Definitions.Builder definitions = Definitions.builder()
                 .partner(Partner.builder("stub", base).retries(0).callTimeout(Duration.ofSeconds(90))
-                        .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build())
-                .partner(Partner.builder("h2", base).protocol(Partner.Protocol.H2C).callTimeout(Duration.ofSeconds(90))
-                        .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build());
+                        .circuitBreaker(CircuitBreakerSettings.DISABLED).build())
+                .partner(Partner.builder("h2", base).protocol(Protocol.H2C).callTimeout(Duration.ofSeconds(90))
+                        .circuitBreaker(CircuitBreakerSettings.DISABLED).build());
         if (account != null) {
             definitions.partner(account);
         }

@@ -2,6 +2,7 @@ package io.rc10k.mashup;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.stubs.PartnerStubs;
@@ -247,6 +248,27 @@ class StandaloneJarIT {
         assertTrue(process.waitFor(30, TimeUnit.SECONDS));
         assertEquals(0, process.exitValue(), output);
         assertEquals(manifest.get(0) + " " + manifest.get(1) + System.lineSeparator(), output);
+    }
+
+    /**
+     * The module descriptors at run time, which the tests (on the class path) do not see: the demo, started
+     * from the modules on the module path, answers a mashup, and its lines reach the console through the queued
+     * appender Logback builds by its class name (mashup-server's one qualified export).
+     */
+    @Test
+    void theDemoRunsFromItsModulesOnTheModulePath() throws Exception {
+        String modulePath = System.getProperty("rc10k.mashup.modulePath");
+        assertNotNull(modulePath, "rc10k.mashup.modulePath (the pom gives it to failsafe)");
+        try (JarProcess modules = JarProcess.startModules(modulePath, "--port", "0")) {
+            ContentResponse paper = client.newRequest(modules.uri.resolve("/mashup/paper"))
+                    .timeout(30, TimeUnit.SECONDS).send();
+            assertEquals(200, paper.getStatus(), paper.getContentAsString());
+            assertEquals("true", paper.getHeaders().get("Mashup-Complete"), paper.getContentAsString());
+            awaitLine(modules, Pattern.compile("(?m)^" + ISO_8601 + " INFO  \\[[^\\]]+] org\\.eclipse\\.jetty\\.server"
+                    + "\\.RequestLog - .*\"GET /mashup/paper HTTP/1\\.1\" 200 "));
+            assertFalse(modules.output.toString().contains("ERROR in "), "Logback could not configure:\n"
+                    + modules.output);
+        }
     }
 
     /** The Dockerfile's HEALTHCHECK command, run here: this JVM's java, the built jar, the jar's admin port. */

@@ -1,6 +1,7 @@
 package io.rc10k.mashup;
 
 import io.rc10k.broker.Partner;
+import io.rc10k.broker.Protocol;
 import io.rc10k.stubs.PartnerStubs;
 import java.net.URI;
 import java.time.Duration;
@@ -48,7 +49,7 @@ final class TestServer implements AutoCloseable {
         return Definitions.builder()
                 .partner(Partner.builder("weather", base).build())
                 .partner(Partner.builder("hotels", base).build())
-                .partner(Partner.builder("flights", base).protocol(Partner.Protocol.H2C).build())
+                .partner(Partner.builder("flights", base).protocol(Protocol.H2C).build())
                 .partner(Partner.builder("stub", base).retries(0).build())
                 .mashup(MashupDefinition.builder("travel").deadline(Duration.ofSeconds(5))
                         .parameter(ParameterDefinition.required("city"))

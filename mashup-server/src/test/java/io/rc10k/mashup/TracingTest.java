@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rc10k.broker.Partner;
+import io.rc10k.broker.Protocol;
 import io.rc10k.stubs.PartnerStubs;
 import io.rc10k.stubs.StubOptions;
 import java.time.Duration;
@@ -46,7 +47,7 @@ class TracingTest {
         stubs = PartnerStubs.start(StubOptions.builder().h2c(true).build());
         definitions = Definitions.builder()
                 .partner(Partner.builder("stub", stubs.uri().toString()).build())
-                .partner(Partner.builder("h2", stubs.uri().toString()).protocol(Partner.Protocol.H2C).build())
+                .partner(Partner.builder("h2", stubs.uri().toString()).protocol(Protocol.H2C).build())
                 .mashup(MashupDefinition.builder("traced").deadline(Duration.ofSeconds(5))
                         .call("a", "stub", "/echo")
                         .call(new CallDefinition("b", "stub", "/echo", List.of("X-Request-Id")))

@@ -4,7 +4,6 @@ import io.rc10k.stubs.internal.HostileCounters;
 import io.rc10k.stubs.internal.HostileServer;
 import io.rc10k.stubs.internal.TlsRelay;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.URI;
 import java.util.Collection;
 import java.util.List;
@@ -70,16 +69,13 @@ public final class HostilePartner implements AutoCloseable {
             return this;
         }
         // Over TLS the partner itself listens on a loopback port of its own, behind the relay.
-        HostileServer behind = listen(new HostileServer.Settings(InetAddress.getLoopbackAddress().getHostAddress(), 0,
-                settings.loops(), settings.acceptQueue(), settings.idleTimeoutMillis(), settings.maxStallMillis(),
-                settings.chaos(), settings.chaosProbability(), settings.seed(), settings.chaosAmong(),
-                settings.atAccept()));
+        HostileServer behind = listen(settings.onLoopback());
         try {
             relay = TlsRelay.start(settings.host(), settings.port(), settings.acceptQueue(), tls, behind.port(),
                     MAX_TLS_CONNECTIONS, settings.idleTimeoutMillis());
         } catch (IOException e) {
             behind.stop();
-            throw cannotListen(settings, e);
+            throw settings.cannotListen(e);
         }
         server = behind;
         return this;
@@ -89,13 +85,8 @@ public final class HostilePartner implements AutoCloseable {
         try {
             return HostileServer.start(settings);
         } catch (IOException e) {
-            throw cannotListen(settings, e);
+            throw settings.cannotListen(e);
         }
-    }
-
-    private static IllegalStateException cannotListen(HostileServer.Settings settings, IOException e) {
-        return new IllegalStateException("the hostile partner cannot listen on " + settings.host() + ":"
-                + settings.port() + " (" + e.getMessage() + ")", e);
     }
 
     /** The port clients connect to (over TLS, the relay's); before {@link #start()}, the port it was built with. */
@@ -233,13 +224,9 @@ public final class HostilePartner implements AutoCloseable {
     }
 
     /** Settings of a hostile partner; each setter checks its value and names it in the error. */
-    public static final class Builder {
-        private String host = StubOptions.DEFAULT_HOST;
+    public static final class Builder extends ListeningBuilder<Builder> {
         private int port;
         private int loops = DEFAULT_LOOPS;
-        private int acceptQueue = StubOptions.DEFAULT_ACCEPT_QUEUE;
-        private long idleTimeoutMillis = DEFAULT_IDLE_TIMEOUT_MILLIS;
-        private long maxStallMillis = DEFAULT_MAX_STALL_MILLIS;
         private boolean chaos;
         private double chaosProbability;
         private long seed = StubOptions.DEFAULT_SEED;
@@ -250,21 +237,14 @@ public final class HostilePartner implements AutoCloseable {
         private Builder() {
         }
 
-        /** The address to bind; the default is loopback ({@value StubOptions#DEFAULT_HOST}). */
-        public Builder host(String host) {
-            if (host == null || host.isBlank()) {
-                throw new IllegalArgumentException("host: must not be empty (e.g. 127.0.0.1 or 0.0.0.0)");
-            }
-            this.host = host;
+        @Override
+        Builder self() {
             return this;
         }
 
         /** 0 (the default) picks an ephemeral port. */
         public Builder port(int port) {
-            if (port < 0 || port > 65_535) {
-                throw new IllegalArgumentException("port: " + port + " is not a port (accepted: 0 to 65535)");
-            }
-            this.port = port;
+            this.port = checkPort(port);
             return this;
         }
 
@@ -274,38 +254,6 @@ public final class HostilePartner implements AutoCloseable {
                 throw new IllegalArgumentException("loops: " + loops + " (accepted: 1 to " + MAX_LOOPS + ")");
             }
             this.loops = loops;
-            return this;
-        }
-
-        /** The listen backlog; the kernel caps it at {@code net.core.somaxconn}. */
-        public Builder acceptQueue(int acceptQueue) {
-            if (acceptQueue < 1) {
-                throw new IllegalArgumentException("acceptQueue: " + acceptQueue + " < 1");
-            }
-            this.acceptQueue = acceptQueue;
-            return this;
-        }
-
-        /** How long a connection may wait for its next request head before the partner closes it. */
-        public Builder idleTimeoutMillis(long idleTimeoutMillis) {
-            if (idleTimeoutMillis < 1) {
-                throw new IllegalArgumentException("idleTimeoutMillis: " + idleTimeoutMillis + " < 1");
-            }
-            this.idleTimeoutMillis = idleTimeoutMillis;
-            return this;
-        }
-
-        /**
-         * The stall cap: the longest any misbehaviour lasts, stalls, trickles and holds included. When it
-         * passes the partner closes the connection and counts it in
-         * {@link HostilePartner#cappedConnections()}.
-         */
-        public Builder maxStallMillis(long maxStallMillis) {
-            if (maxStallMillis < 1 || maxStallMillis > StubOptions.MAX_DELAY_MILLIS) {
-                throw new IllegalArgumentException("maxStallMillis: " + maxStallMillis + " (accepted: 1 to "
-                        + StubOptions.MAX_DELAY_MILLIS + ")");
-            }
-            this.maxStallMillis = maxStallMillis;
             return this;
         }
 

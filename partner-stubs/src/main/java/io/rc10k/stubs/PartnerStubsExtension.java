@@ -21,7 +21,11 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  *     ...
  * }
  * }</pre>
+ *
+ * JUnit is an optional dependency of this module ({@code requires static}): whoever registers the
+ * extension runs JUnit already, hence the suppressed warning that its types are not re-exported.
  */
+@SuppressWarnings("exports")
 public final class PartnerStubsExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback,
         AfterEachCallback {
     private final StubOptions options;

@@ -153,20 +153,21 @@ public final class StubOptions {
                 + (clientAuthority == null ? "" : ", clientAuthority=" + clientAuthority) + "}";
     }
 
-    public static final class Builder {
-        private String host = DEFAULT_HOST;
+    public static final class Builder extends ListeningBuilder<Builder> {
         private List<Integer> ports = new ArrayList<>(List.of(0));
         private boolean h2c;
         private int maxThreads;
         private int maxStreams = DEFAULT_MAX_STREAMS;
         private long seed = DEFAULT_SEED;
-        private int acceptQueue = DEFAULT_ACCEPT_QUEUE;
-        private long idleTimeoutMillis = DEFAULT_IDLE_TIMEOUT_MILLIS;
-        private long maxStallMillis = DEFAULT_MAX_STALL_MILLIS;
         private StubCertificate tls;
         private StubCertificate clientAuthority;
 
         private Builder() {
+        }
+
+        @Override
+        Builder self() {
+            return this;
         }
 
         /**
@@ -184,15 +185,6 @@ public final class StubOptions {
             return this;
         }
 
-        /** The address to bind; the default is loopback ({@value #DEFAULT_HOST}). */
-        public Builder host(String host) {
-            if (host == null || host.isBlank()) {
-                throw new IllegalArgumentException("host: must not be empty (e.g. 127.0.0.1 or 0.0.0.0)");
-            }
-            this.host = host;
-            return this;
-        }
-
         public Builder port(int port) {
             return ports(List.of(port));
         }
@@ -204,10 +196,7 @@ public final class StubOptions {
             }
             List<Integer> seen = new ArrayList<>();
             for (int port : ports) {
-                if (port < 0 || port > 65_535) {
-                    throw new IllegalArgumentException("port: " + port + " is not a port (accepted: 0 to 65535)");
-                }
-                if (port != 0 && seen.contains(port)) {
+                if (checkPort(port) != 0 && seen.contains(port)) {
                     throw new IllegalArgumentException("port: " + port + " is listed twice");
                 }
                 seen.add(port);
@@ -243,34 +232,6 @@ public final class StubOptions {
         /** Seeds the delay distributions of requests that carry no {@code seed} of their own. */
         public Builder seed(long seed) {
             this.seed = seed;
-            return this;
-        }
-
-        /** The listen backlog; the kernel caps it at {@code net.core.somaxconn}. */
-        public Builder acceptQueue(int acceptQueue) {
-            if (acceptQueue < 1) {
-                throw new IllegalArgumentException("acceptQueue: " + acceptQueue + " < 1");
-            }
-            this.acceptQueue = acceptQueue;
-            return this;
-        }
-
-        /** How long an idle keep-alive connection is kept; requests in progress are bounded by their own caps. */
-        public Builder idleTimeoutMillis(long idleTimeoutMillis) {
-            if (idleTimeoutMillis < 1) {
-                throw new IllegalArgumentException("idleTimeoutMillis: " + idleTimeoutMillis + " < 1");
-            }
-            this.idleTimeoutMillis = idleTimeoutMillis;
-            return this;
-        }
-
-        /** How long the {@code stall} faults hold a request before the stub gives up and closes it. */
-        public Builder maxStallMillis(long maxStallMillis) {
-            if (maxStallMillis < 1 || maxStallMillis > MAX_DELAY_MILLIS) {
-                throw new IllegalArgumentException("maxStallMillis: " + maxStallMillis + " (accepted: 1 to "
-                        + MAX_DELAY_MILLIS + ")");
-            }
-            this.maxStallMillis = maxStallMillis;
             return this;
         }
 

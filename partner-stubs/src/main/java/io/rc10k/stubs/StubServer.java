@@ -1,7 +1,7 @@
 package io.rc10k.stubs;
 
-import io.rc10k.stubs.internal.BuildVersion;
-import io.rc10k.stubs.internal.CommandLine;
+import io.rc10k.harness.BuildVersion;
+import io.rc10k.stubs.internal.StubArguments;
 import io.rc10k.stubs.internal.StubCounters;
 import io.rc10k.stubs.internal.StubHandler;
 import java.io.IOException;
@@ -156,25 +156,25 @@ public final class StubServer {
      * {@code --hostile} it runs a {@link HostilePartner} instead, with the same statuses.
      */
     public static void main(String[] args) throws Exception {
-        if (CommandLine.asksForVersion(args)) {
-            System.out.println(BuildVersion.nameAndVersion());
+        if (StubArguments.asksForVersion(args)) {
+            System.out.println(BuildVersion.line(StubArguments.NAME));
             return;
         }
         quietJettyLogs();
-        if (CommandLine.asksForHostile(args)) {
+        if (StubArguments.asksForHostile(args)) {
             runHostile(args);
             return;
         }
         StubOptions options;
         try {
-            options = CommandLine.parse(args);
-        } catch (CommandLine.UsageException e) {
+            options = StubArguments.parse(args);
+        } catch (StubArguments.UsageException e) {
             System.err.println("partner-stubs: " + e.getMessage());
             System.exit(2);
             return;
         }
         if (options == null) {
-            System.out.println(CommandLine.USAGE);
+            System.out.println(StubArguments.USAGE);
             return;
         }
         Server server = createServer(options);
@@ -210,14 +210,14 @@ public final class StubServer {
     private static void runHostile(String[] args) throws InterruptedException {
         HostilePartner partner;
         try {
-            partner = CommandLine.parseHostile(args);
-        } catch (CommandLine.UsageException e) {
+            partner = StubArguments.parseHostile(args);
+        } catch (StubArguments.UsageException e) {
             System.err.println("partner-stubs: " + e.getMessage());
             System.exit(2);
             return;
         }
         if (partner == null) {
-            System.out.println(CommandLine.USAGE);
+            System.out.println(StubArguments.USAGE);
             return;
         }
         try {

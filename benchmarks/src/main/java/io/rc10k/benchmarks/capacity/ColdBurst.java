@@ -1,14 +1,13 @@
 package io.rc10k.benchmarks.capacity;
 
-import com.sun.management.OperatingSystemMXBean;
-import com.sun.management.UnixOperatingSystemMXBean;
+import io.rc10k.benchmarks.launch.Finish;
+import io.rc10k.benchmarks.launch.Launch;
+import io.rc10k.benchmarks.launch.Machine;
 import io.rc10k.harness.CommandLine;
 import io.rc10k.harness.ServerProcess;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,8 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * The first burst on a fresh mashup server: N concurrent requests to the paper's two-partner mashup
@@ -41,31 +38,24 @@ import java.util.stream.Collectors;
  * {@code --help}.
  */
 public final class ColdBurst {
-    private static final Pattern READY = Pattern.compile("mashup-server ready on (http://\\S+)");
-
     /**
      * Settings of one run.
      *
      * @param concurrent N: requests per burst, all at once, each on a connection of its own
      * @param rounds     bursts on the one server; the first is the cold one
-     * @param java       the {@code java} of the mashup server
+     * @param launch     the mashup server's java, JVM options and jar, and the stubs' jar
      */
     public record Settings(int concurrent, int rounds, String mode, int maxThreads, boolean h2c, boolean breaker,
-            int partnerWarmup, String java, List<String> jvmArgs, Path mashupJar, Path stubJar) {
+            int partnerWarmup, Launch launch) {
         public Settings {
-            jvmArgs = List.copyOf(jvmArgs);
             if (concurrent < 1) {
                 throw new IllegalArgumentException("--concurrent: " + concurrent + " (accepted: at least 1)");
             }
             if (rounds < 1 || rounds > 100) {
                 throw new IllegalArgumentException("--rounds: " + rounds + " (accepted: 1 to 100)");
             }
-            if (!List.of("async", "sync", "virtual").contains(mode)) {
-                throw new IllegalArgumentException("--mode: \"" + mode + "\" (accepted: async, sync, virtual)");
-            }
-            if (maxThreads < 8) {
-                throw new IllegalArgumentException("--max-threads: " + maxThreads + " (accepted: at least 8)");
-            }
+            Launch.checkModes("--mode", List.of(mode));
+            Launch.checkMaxThreads(maxThreads);
             if (partnerWarmup < 0) {
                 throw new IllegalArgumentException("--warm-partners: " + partnerWarmup + " (accepted: 0 or more)");
             }
@@ -76,9 +66,7 @@ public final class ColdBurst {
          * with 2 × 2,000 requests, this JVM's java.
          */
         public static Settings defaults() {
-            return new Settings(2_000, 4, "async", 64, false, true, 2_000, ServerProcess.javaCommand(), List.of(),
-                    Path.of(System.getProperty("rc10k.mashup.jar", "mashup-server/target/mashup-server.jar")),
-                    Path.of(System.getProperty("rc10k.stubs.jar", StubProcess.DEFAULT_JAR.toString())));
+            return new Settings(2_000, 4, "async", 64, false, true, 2_000, Launch.defaults());
         }
 
         /** Sockets the server holds at once: N inbound, 2N to the partners (h2c: a few), and the JVM's own files. */
@@ -91,56 +79,48 @@ public final class ColdBurst {
     }
 
     public static ColdBurstReport run(Settings settings) throws Exception {
-        for (Path jar : List.of(settings.mashupJar(), settings.stubJar())) {
-            if (!Files.isRegularFile(jar)) {
-                throw new IOException("no jar at " + jar.toAbsolutePath() + "; build first with "
-                        + "./mvnw -q package -DskipTests (or pass --mashup-jar, --stub-jar)");
-            }
-        }
-        checkOpenFiles(settings);
-        String loadBefore = loadAverage();
-        String serverJdk = javaVersion(settings.java());
+        Launch launch = settings.launch();
+        launch.requireJars(false);
+        // The server inherits this JVM's limit.
+        Machine.requireOpenFiles(settings.openFilesNeeded(), String.format(Locale.ROOT, "--concurrent %d makes the "
+                + "mashup server hold %d inbound and %d partner connections at once (or lower --concurrent)",
+                settings.concurrent(), settings.concurrent(), 2L * settings.concurrent()));
+        String loadBefore = Machine.loadAverage();
+        String serverJdk = launch.javaVersion();
         Path definitions = Files.createTempFile("cold-burst-", ".json");
         HttpClient probe = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(10)).build();
         List<ColdBurstReport.Round> rounds = new ArrayList<>();
-        try (StubProcess stubs = StubProcess.start(settings.stubJar(), List.of(),
+        try (StubProcess stubs = StubProcess.start(launch.stubJar(), List.of(),
                 settings.h2c() ? List.of("--h2c") : List.of())) {
             Files.writeString(definitions, definitionsJson(stubs.uri(), settings));
             warmPartners(stubs.uri(), settings.partnerWarmup());
             int adminPort = ServerProcess.freePort();
-            try (ServerProcess server = ServerProcess.start("mashup", ServerProcess.mashupCommand(settings.java(),
-                    settings.jvmArgs(), settings.mashupJar(), definitions, List.of("--mode", settings.mode(),
+            try (ServerProcess server = launch.startMashup("mashup", definitions, List.of("--mode", settings.mode(),
                     "--max-inflight", Integer.toString(settings.concurrent()), "--max-threads",
-                    Integer.toString(settings.maxThreads()), "--admin-port", Integer.toString(adminPort))),
-                    READY)) {
-                URI metrics = URI.create("http://127.0.0.1:" + adminPort + "/metrics");
+                    Integer.toString(settings.maxThreads()), "--admin-port", Integer.toString(adminPort)))) {
+                ServerCounts counts = new ServerCounts(probe, URI.create("http://127.0.0.1:" + adminPort + "/metrics"));
                 URI mashup = server.uri().resolve("/mashup/paper");
                 for (int round = 1; round <= settings.rounds(); round++) {
                     if (round > 1) {
-                        awaitIdle(probe, metrics);
+                        counts.awaitIdle("a burst");
                     }
-                    rounds.add(burst(round, settings, mashup, probe, metrics));
+                    rounds.add(burst(round, settings, mashup, counts));
                 }
-                Map<String, Double> end = HeapPerMashup.scrape(probe, metrics);
-                System.out.println("the server's own counts: " + end.entrySet().stream()
-                        .filter(e -> e.getKey().startsWith("mashup_requests_total")
-                                || e.getKey().startsWith("mashup_partner_calls_total"))
-                        .map(e -> e.getKey() + " " + e.getValue().longValue()).sorted()
-                        .collect(Collectors.joining(", ")));
+                System.out.println(counts.outcomes());
             }
         } finally {
             Files.deleteIfExists(definitions);
         }
-        return new ColdBurstReport(settings, machine(settings), serverJdk, loadBefore, loadAverage(), rounds);
+        return new ColdBurstReport(settings, machine(settings), serverJdk, loadBefore, Machine.loadAverage(), rounds);
     }
 
-    private static ColdBurstReport.Round burst(int round, Settings settings, URI mashup, HttpClient probe, URI metrics)
+    private static ColdBurstReport.Round burst(int round, Settings settings, URI mashup, ServerCounts counts)
             throws Exception {
         Http1Burst burst = new Http1Burst(mashup, "Mashup-Complete", "true");
         // The mashup's deadline is 5 s; a minute more lets a starved server still answer and be counted.
         Http1Burst.Outcome outcome = burst.run(settings.concurrent(), 65_000);
-        Map<String, Double> m = HeapPerMashup.scrape(probe, metrics);
+        Map<String, Double> m = counts.scrape();
         ColdBurstReport.Round result = new ColdBurstReport.Round(round, outcome.ok(), outcome.failed(),
                 outcome.firstFailure(), burst.answers(),
                 millis(outcome.lastSentNanos() - outcome.firstSentNanos()),
@@ -171,23 +151,6 @@ public final class ColdBurst {
         return TimeUnit.NANOSECONDS.toMillis(nanos);
     }
 
-    /** Waits, bounded, until the last burst's requests and calls have all ended in the server's own counts. */
-    private static void awaitIdle(HttpClient probe, URI metrics) throws Exception {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (true) {
-            Map<String, Double> m = HeapPerMashup.scrape(probe, metrics);
-            if (m.getOrDefault("mashup_inbound_inflight", 0.0) == 0
-                    && m.getOrDefault("mashup_outbound_inflight", 0.0) == 0) {
-                return;
-            }
-            if (System.nanoTime() > end) {
-                throw new IllegalStateException("still in flight 30 s after a burst: inbound "
-                        + m.get("mashup_inbound_inflight") + ", outbound " + m.get("mashup_outbound_inflight"));
-            }
-            Thread.sleep(50);
-        }
-    }
-
     /**
      * The shape of {@code jmeter-plans/configs/paper.json} — two HTTP/1.1 partners of 3,000 connections
      * and a queue of 4,096, {@code /stub?delay=500} and {@code /stub?delay=1000}, deadline 5 s, every
@@ -207,50 +170,13 @@ public final class ColdBurst {
                 + "{\"partner\":\"partner2\",\"template\":\"/stub?delay=1000\"}]}}}";
     }
 
-    /** The server (which inherits this JVM's limit) holds 3N sockets; say plainly when that cannot be. */
-    private static void checkOpenFiles(Settings settings) {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean os) {
-            long need = settings.openFilesNeeded();
-            long have = os.getMaxFileDescriptorCount();
-            if (have < need) {
-                throw new IllegalStateException(String.format(Locale.ROOT, "--concurrent %d makes the mashup server "
-                        + "hold %d inbound and %d partner connections at once, but the open-file limit is %d; raise "
-                        + "it (ulimit -n %d or more) or lower --concurrent", settings.concurrent(),
-                        settings.concurrent(), 2L * settings.concurrent(), have, need));
-            }
-        }
-    }
-
-    /** The first line of {@code java -version} of the server's java, run once before the server starts. */
-    static String javaVersion(String java) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(java, "-version").redirectErrorStream(true).start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        process.waitFor(30, TimeUnit.SECONDS);
-        return out.lines().findFirst().orElse("?").trim();
-    }
-
-    /** The 1, 5 and 15 minute load averages from {@code /proc/loadavg}; the machine is shared. */
-    static String loadAverage() {
-        try {
-            String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
-            return fields[0] + ", " + fields[1] + ", " + fields[2];
-        } catch (IOException | RuntimeException e) {
-            return String.format(Locale.ROOT, "%.2f", ManagementFactory.getOperatingSystemMXBean()
-                    .getSystemLoadAverage());
-        }
-    }
-
     private static String machine(Settings settings) {
-        long memory = ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-                .getTotalMemorySize();
-        long openFiles = ManagementFactory.getOperatingSystemMXBean()
-                instanceof UnixOperatingSystemMXBean os ? os.getMaxFileDescriptorCount() : -1;
-        return String.format(Locale.ROOT, "%d cores, %.1f GiB, open-file limit %d, this JVM %s; server %s%s, --mode %s, "
-                        + "--max-threads %d, --max-inflight %d; partners %s, circuit breakers %s, warmed with 2 × %d requests",
-                Runtime.getRuntime().availableProcessors(), memory / (double) (1L << 30), openFiles, Runtime.version(),
-                settings.java(), settings.jvmArgs().isEmpty() ? "" : " " + settings.jvmArgs(), settings.mode(),
-                settings.maxThreads(), settings.concurrent(), settings.h2c() ? "h2c" : "HTTP/1.1",
-                settings.breaker() ? "on" : "off", settings.partnerWarmup());
+        Launch launch = settings.launch();
+        return String.format(Locale.ROOT, "%s; server %s%s, --mode %s, --max-threads %d, --max-inflight %d; partners "
+                        + "%s, circuit breakers %s, warmed with 2 × %d requests", Machine.describe(), launch.java(),
+                launch.jvmArgs().isEmpty() ? "" : " " + launch.jvmArgs(), settings.mode(), settings.maxThreads(),
+                settings.concurrent(), settings.h2c() ? "h2c" : "HTTP/1.1", settings.breaker() ? "on" : "off",
+                settings.partnerWarmup());
     }
 
     private static final String USAGE = """
@@ -263,10 +189,7 @@ public final class ColdBurst {
               --breaker B       on (default, as paper.json) | off: the partners' circuit breakers
               --warm-partners N before the server starts, two bursts of N straight to the stubs, half
                                 at each delay (default 2000; 0: stubs and this JVM as cold as the server)
-              --java PATH       the server's java (default: this JVM's)
-              --jvm-arg ARG     a JVM option for the server (repeatable)
-              --mashup-jar PATH (default mashup-server/target/mashup-server.jar)
-              --stub-jar PATH   (default partner-stubs/target/partner-stubs.jar)
+            """ + Launch.usage(20, "the server's java") + """
               --help            print this and exit
               --version         print the version and exit
             Needs an open-file limit (ulimit -n) of 3N + 512 or more: the server holds N inbound and 2N
@@ -275,20 +198,9 @@ public final class ColdBurst {
             could not start; 2 bad command line.
             """;
 
-
     public static void main(String[] args) throws Exception {
         Settings settings = parse(new CommandLine("cold-burst", USAGE, args));
-        ColdBurstReport report;
-        try {
-            report = run(settings);
-        } catch (IOException | IllegalStateException e) {
-            System.err.println("cold-burst: " + e.getMessage());
-            System.exit(1);
-            return;
-        }
-        System.out.println();
-        System.out.print(report.table());
-        System.exit(report.passed() ? 0 : 1);
+        Finish.exit("cold-burst", () -> run(settings));
     }
 
     /** The settings the command line asks for; a bad line exits 2 naming the option. */
@@ -301,10 +213,7 @@ public final class ColdBurst {
         boolean h2c = d.h2c();
         boolean breaker = d.breaker();
         int partnerWarmup = d.partnerWarmup();
-        String java = d.java();
-        List<String> jvmArgs = new ArrayList<>();
-        Path mashupJar = d.mashupJar();
-        Path stubJar = d.stubJar();
+        Launch.Reader launch = Launch.reader(d.launch(), false);
         while (line.next()) {
             switch (line.option()) {
                 case "--concurrent" -> concurrent = line.intValue();
@@ -314,16 +223,11 @@ public final class ColdBurst {
                 case "--partners" -> h2c = choice(line, "http1", "h2c");
                 case "--breaker" -> breaker = !choice(line, "on", "off");
                 case "--warm-partners" -> partnerWarmup = line.intValue();
-                case "--java" -> java = line.value();
-                case "--jvm-arg" -> jvmArgs.add(line.value());
-                case "--mashup-jar" -> mashupJar = line.path();
-                case "--stub-jar" -> stubJar = line.path();
-                default -> line.unknown();
+                default -> launch.readOrUnknown(line);
             }
         }
         try {
-            return new Settings(concurrent, rounds, mode, maxThreads, h2c, breaker, partnerWarmup, java, jvmArgs,
-                    mashupJar, stubJar);
+            return new Settings(concurrent, rounds, mode, maxThreads, h2c, breaker, partnerWarmup, launch.get());
         } catch (IllegalArgumentException e) {
             throw line.fail(e.getMessage());
         }

@@ -1,5 +1,6 @@
 package io.rc10k.benchmarks.capacity;
 
+import io.rc10k.benchmarks.launch.Finish;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -10,7 +11,7 @@ import java.util.stream.Collectors;
  * machine it ran on with the load average before and after (the machine is shared).
  */
 public record ColdBurstReport(ColdBurst.Settings settings, String machine, String serverJdk, String loadBefore,
-        String loadAfter, List<Round> rounds) {
+        String loadAfter, List<Round> rounds) implements Finish.Result {
 
     public ColdBurstReport {
         rounds = List.copyOf(rounds);

@@ -1,9 +1,11 @@
 package io.rc10k.benchmarks.capacity;
 
 import io.rc10k.broker.BrokerClient;
+import io.rc10k.broker.Call;
 import io.rc10k.broker.FanOutResult;
 import io.rc10k.broker.Outcome;
 import io.rc10k.broker.Partner;
+import io.rc10k.broker.Protocol;
 import io.rc10k.harness.CommandLine;
 import io.rc10k.stubs.PartnerStubs;
 import io.rc10k.stubs.StubOptions;
@@ -51,7 +53,7 @@ public final class DeadlineOvershoot {
         try (PartnerStubs stubs = PartnerStubs.start(StubOptions.builder().h2c(true).build())) {
             BrokerClient broker = BrokerClient.builder()
                     .partner(Partner.builder("h1", stubs.uri().toString()).build())
-                    .partner(Partner.builder("h2c", stubs.uri().toString()).protocol(Partner.Protocol.H2C).build())
+                    .partner(Partner.builder("h2c", stubs.uri().toString()).protocol(Protocol.H2C).build())
                     .build();
             broker.start();
             try {
@@ -59,9 +61,9 @@ public final class DeadlineOvershoot {
                     Lateness late = new Lateness();
                     for (int i = 0; i < repeats; i++) {
                         FanOutResult result = broker.fanOut(DEADLINE)
-                                .call(partner, "stub?delay=100")
-                                .call(partner, "stub?delay=200")
-                                .call(partner, "stub?delay=5000")
+                                .add(Call.to(partner).path("stub?delay=100").build())
+                                .add(Call.to(partner).path("stub?delay=200").build())
+                                .add(Call.to(partner).path("stub?delay=5000").build())
                                 .start().toCompletableFuture().get(10, TimeUnit.SECONDS);
                         if (result.count(Outcome.Kind.OK) != 2 || result.count(Outcome.Kind.TIMEOUT) != 1) {
                             throw new IllegalStateException("unexpected outcomes: " + result.outcomes());

@@ -1,17 +1,16 @@
 package io.rc10k.benchmarks.capacity;
 
+import io.rc10k.benchmarks.launch.Finish;
+import io.rc10k.benchmarks.launch.Launch;
+import io.rc10k.benchmarks.launch.Machine;
 import io.rc10k.harness.CommandLine;
 import io.rc10k.harness.ServerProcess;
-import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -42,10 +41,6 @@ import java.util.stream.Collectors;
  * run could not start, with the reasons; 2 bad command line; 0 for {@code --help}.
  */
 public final class RequiredFailureLatency {
-    private static final Pattern READY = Pattern.compile("mashup-server ready on (http://\\S+)");
-    private static final Pattern FEATURE = Pattern.compile("version \"(\\d+)");
-    private static final List<String> MODES = List.of("async", "sync", "virtual");
-
     /**
      * Settings of one run.
      *
@@ -53,14 +48,13 @@ public final class RequiredFailureLatency {
      * @param warmup      requests before the measured ones, per mode, from the most clients (0: none)
      * @param clients     the numbers of clients K, a pass each: K threads, a request at a time each
      * @param maxP99Millis the threshold of the p99 lateness of every measured pass
+     * @param launch      the mashup server's java, JVM options and jar, and the stubs' jar
      */
     public record Settings(int requests, int warmup, List<Integer> clients, long failAfterMillis, long slowMillis,
-            long deadlineMillis, double maxP99Millis, List<String> modes, String java, List<String> jvmArgs,
-            Path mashupJar, Path stubJar) {
+            long deadlineMillis, double maxP99Millis, List<String> modes, Launch launch) {
         public Settings {
             clients = List.copyOf(clients);
-            modes = List.copyOf(modes);
-            jvmArgs = List.copyOf(jvmArgs);
+            modes = Launch.checkModes("--modes", modes);
             if (requests < 1 || requests > 100_000) {
                 throw new IllegalArgumentException("--requests: " + requests + " (accepted: 1 to 100000)");
             }
@@ -86,10 +80,6 @@ public final class RequiredFailureLatency {
             if (!(maxP99Millis > 0)) {
                 throw new IllegalArgumentException("--max-p99-ms: " + maxP99Millis + " (accepted: over 0)");
             }
-            if (modes.isEmpty() || !MODES.containsAll(modes)) {
-                throw new IllegalArgumentException("--modes: " + String.join(",", modes)
-                        + " (accepted: async, sync, virtual)");
-            }
         }
 
         /**
@@ -97,9 +87,7 @@ public final class RequiredFailureLatency {
          * calls would take 30 s, the deadline is 20 s; p99 within 50 ms; every mode; this JVM's java.
          */
         public static Settings defaults() {
-            return new Settings(500, 100, List.of(1, 16), 100, 30_000, 20_000, 50, MODES, ServerProcess.javaCommand(),
-                    List.of(), Path.of(System.getProperty("rc10k.mashup.jar", "mashup-server/target/mashup-server.jar")),
-                    Path.of(System.getProperty("rc10k.stubs.jar", StubProcess.DEFAULT_JAR.toString())));
+            return new Settings(500, 100, List.of(1, 16), 100, 30_000, 20_000, 50, Launch.MODES, Launch.defaults());
         }
     }
 
@@ -107,17 +95,11 @@ public final class RequiredFailureLatency {
     }
 
     public static RequiredFailureReport run(Settings settings) throws Exception {
-        for (Path jar : List.of(settings.mashupJar(), settings.stubJar())) {
-            if (!Files.isRegularFile(jar)) {
-                throw new IOException("no jar at " + jar.toAbsolutePath() + "; build first with "
-                        + "./mvnw -q package -DskipTests (or pass --mashup-jar, --stub-jar)");
-            }
-        }
-        String loadBefore = ColdBurst.loadAverage();
-        String serverJdk = ColdBurst.javaVersion(settings.java());
-        Matcher feature = FEATURE.matcher(serverJdk);
-        boolean virtualThreads = feature.find() && Integer.parseInt(feature.group(1)) >= 21;
-        String machine = machine();
+        settings.launch().requireJars(false);
+        String loadBefore = Machine.loadAverage();
+        String serverJdk = settings.launch().javaVersion();
+        boolean virtualThreads = Launch.hasVirtualThreads(serverJdk);
+        String machine = Machine.describe();
         System.out.println("machine: " + machine + "; mashup server on " + serverJdk);
         List<RequiredFailureReport.Mode> modes = new ArrayList<>();
         for (String mode : settings.modes()) {
@@ -130,20 +112,20 @@ public final class RequiredFailureLatency {
             }
             modes.add(new RequiredFailureReport.Mode(mode, null, runMode(settings, mode)));
         }
-        return new RequiredFailureReport(settings, machine, serverJdk, loadBefore, ColdBurst.loadAverage(), modes);
+        return new RequiredFailureReport(settings, machine, serverJdk, loadBefore, Machine.loadAverage(), modes);
     }
 
     /** Fresh stubs and a fresh server for one mode: the warm-up, then a pass per number of clients. */
     private static List<RequiredFailureReport.Pass> runMode(Settings settings, String mode) throws Exception {
         Path definitions = Files.createTempFile("required-failure-", ".json");
         List<RequiredFailureReport.Pass> passes = new ArrayList<>();
-        try (StubProcess h2cStub = StubProcess.start(settings.stubJar(), List.of(), List.of("--h2c"));
-                StubProcess h1Stub = StubProcess.start(settings.stubJar(), List.of(), List.of())) {
+        Launch launch = settings.launch();
+        try (StubProcess h2cStub = StubProcess.start(launch.stubJar(), List.of(), List.of("--h2c"));
+                StubProcess h1Stub = StubProcess.start(launch.stubJar(), List.of(), List.of())) {
             Files.writeString(definitions, definitionsJson(h2cStub.uri(), h1Stub.uri(), settings));
             int adminPort = ServerProcess.freePort();
-            try (ServerProcess server = ServerProcess.start("mashup-" + mode, ServerProcess.mashupCommand(
-                    settings.java(), settings.jvmArgs(), settings.mashupJar(), definitions, List.of("--mode", mode,
-                    "--admin-port", Integer.toString(adminPort))), READY)) {
+            try (ServerProcess server = launch.startMashup("mashup-" + mode, definitions, List.of("--mode", mode,
+                    "--admin-port", Integer.toString(adminPort)))) {
                 RequiredFailurePass pass = new RequiredFailurePass(settings, mode, server.uri(),
                         URI.create("http://127.0.0.1:" + adminPort + "/metrics"), h2cStub.uri());
                 if (settings.warmup() > 0) {
@@ -183,14 +165,6 @@ public final class RequiredFailureLatency {
                 settings.failAfterMillis(), settings.slowMillis());
     }
 
-    private static String machine() {
-        long memory = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-                .getTotalMemorySize();
-        return String.format(Locale.ROOT, "%d cores, %.1f GiB, %s %s, this JVM %s",
-                Runtime.getRuntime().availableProcessors(), memory / (double) (1L << 30), System.getProperty("os.name"),
-                System.getProperty("os.version"), Runtime.version());
-    }
-
     private static final String USAGE = """
             [options]   (run as java -cp benchmarks/target/benchmarks.jar io.rc10k.benchmarks.capacity.RequiredFailureLatency)
               --requests N        measured requests per number of clients and mode (default 500)
@@ -202,10 +176,7 @@ public final class RequiredFailureLatency {
               --max-p99-ms MS     the threshold: p99 of how late the 502 comes after the failure (default 50)
               --modes M,...       async, sync, virtual (default all three; virtual is skipped, saying so,
                                   when the server's java is older than 21)
-              --java PATH         the server's java (default: this JVM's)
-              --jvm-arg ARG       a JVM option for the server (repeatable)
-              --mashup-jar PATH   (default mashup-server/target/mashup-server.jar)
-              --stub-jar PATH     (default partner-stubs/target/partner-stubs.jar)
+            """ + Launch.usage(22, "the server's java") + """
               --help              print this and exit
               --version           print the version and exit
             Exit status: 0 every answer a 502 with the slow calls cancelled, and every measured p99 within
@@ -214,17 +185,7 @@ public final class RequiredFailureLatency {
 
     public static void main(String[] args) throws Exception {
         Settings settings = parse(new CommandLine("required-failure-latency", USAGE, args));
-        RequiredFailureReport report;
-        try {
-            report = run(settings);
-        } catch (IOException | IllegalStateException e) {
-            System.err.println("required-failure-latency: " + e.getMessage());
-            System.exit(1);
-            return;
-        }
-        System.out.println();
-        System.out.print(report.table());
-        System.exit(report.exitStatus());
+        Finish.exit("required-failure-latency", () -> run(settings));
     }
 
     /** The settings the command line asks for; a bad line exits 2 naming the option. */
@@ -238,10 +199,7 @@ public final class RequiredFailureLatency {
         long deadline = d.deadlineMillis();
         double maxP99 = d.maxP99Millis();
         List<String> modes = d.modes();
-        String java = d.java();
-        List<String> jvmArgs = new ArrayList<>();
-        Path mashupJar = d.mashupJar();
-        Path stubJar = d.stubJar();
+        Launch.Reader launch = Launch.reader(d.launch(), false);
         while (line.next()) {
             switch (line.option()) {
                 case "--requests" -> requests = line.intValue();
@@ -252,16 +210,11 @@ public final class RequiredFailureLatency {
                 case "--deadline-ms" -> deadline = line.longValue();
                 case "--max-p99-ms" -> maxP99 = line.doubleValue();
                 case "--modes" -> modes = line.list();
-                case "--java" -> java = line.value();
-                case "--jvm-arg" -> jvmArgs.add(line.value());
-                case "--mashup-jar" -> mashupJar = line.path();
-                case "--stub-jar" -> stubJar = line.path();
-                default -> line.unknown();
+                default -> launch.readOrUnknown(line);
             }
         }
         try {
-            return new Settings(requests, warmup, clients, failAfter, slow, deadline, maxP99, modes, java, jvmArgs,
-                    mashupJar, stubJar);
+            return new Settings(requests, warmup, clients, failAfter, slow, deadline, maxP99, modes, launch.get());
         } catch (IllegalArgumentException e) {
             throw line.fail(e.getMessage());
         }

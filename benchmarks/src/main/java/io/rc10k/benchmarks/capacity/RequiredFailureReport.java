@@ -1,5 +1,6 @@
 package io.rc10k.benchmarks.capacity;
 
+import io.rc10k.benchmarks.launch.Finish;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -9,7 +10,7 @@ import java.util.Locale;
  * warm-up first), or why the mode was skipped; the machine, with the load average before and after.
  */
 public record RequiredFailureReport(RequiredFailureLatency.Settings settings, String machine, String serverJdk,
-        String loadBefore, String loadAfter, List<Mode> modes) {
+        String loadBefore, String loadAfter, List<Mode> modes) implements Finish.Result {
 
     public RequiredFailureReport {
         modes = List.copyOf(modes);

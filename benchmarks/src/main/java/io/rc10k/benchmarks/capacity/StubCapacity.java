@@ -259,7 +259,7 @@ public final class StubCapacity {
                 case "--max-live-threads" -> maxThreads = line.intValue();
                 case "--stub-jar" -> jar = line.path();
                 case "--rounds" -> rounds = line.intValue();
-                case "--stub-arg" -> stubArgs.add(line.value());
+                case "--stub-arg" -> stubArgs.add(line.anyValue());
                 default -> line.unknown();
             }
         }

@@ -2,6 +2,8 @@ package io.rc10k.benchmarks.efficiency;
 
 import com.sun.management.OperatingSystemMXBean;
 import io.rc10k.benchmarks.capacity.StubProcess;
+import io.rc10k.benchmarks.launch.Finish;
+import io.rc10k.benchmarks.launch.Launch;
 import io.rc10k.harness.CommandLine;
 import io.rc10k.harness.ServerProcess;
 import java.io.IOException;
@@ -42,58 +44,27 @@ import java.util.regex.Pattern;
  * operator's choice, not the mashup's cost. Exit status: 0 when every request was answered 200, 1 otherwise, 2 for a bad command line.
  */
 public final class Efficiency {
-    private static final Pattern MASHUP_READY = Pattern.compile("mashup-server ready on (http://\\S+)");
     private static final Pattern HELLO_READY = Pattern.compile("hello ready on (http://\\S+)");
 
     /**
      * Settings of one run.
      *
-     * @param connections   kept-alive connections of the load generator, one request in flight on each
-     * @param warmupMillis  the longest warm-up before each measured window (it ends sooner once steady)
-     * @param java          the {@code java} command for the mashup server and hello-world processes
-     * @param jvmArgs       JVM options given to the mashup server and hello-world alike
+     * @param load          how each window is taken: connections, longest warm-up, measured window
+     * @param launch        the {@code java}, JVM options and jars of the mashup server and hello-world processes
      * @param helloBlocking declare the hello handler blocking (a dispatch per request, as a servlet has)
      * @param h2cPartners   call the partner stubs over h2c (C calls multiplexed on shared connections)
      *                      instead of HTTP/1.1 (one connection per call in flight)
      */
-    public record Settings(List<Integer> calls, List<String> modes, int connections, long warmupMillis,
-            long measureMillis, Path mashupJar, Path stubJar, Path benchmarksJar, String java, List<String> jvmArgs,
-            boolean helloBlocking, boolean h2cPartners) {
-        /** The same settings with another build of mashup-server.jar. */
-        public Settings withMashupJar(Path jar) {
-            return new Settings(calls, modes, connections, warmupMillis, measureMillis, jar, stubJar, benchmarksJar,
-                    java, jvmArgs, helloBlocking, h2cPartners);
-        }
-
-        /** The same settings with {@code more} JVM options after these ones, for the mashup server and hello-world. */
-        public Settings withMoreJvmArgs(List<String> more) {
-            List<String> all = new ArrayList<>(jvmArgs);
-            all.addAll(more);
-            return new Settings(calls, modes, connections, warmupMillis, measureMillis, mashupJar, stubJar,
-                    benchmarksJar, java, all, helloBlocking, h2cPartners);
-        }
-
+    public record Settings(List<Integer> calls, List<String> modes, Load load, Launch launch, boolean helloBlocking,
+            boolean h2cPartners) {
         public Settings {
             calls = List.copyOf(calls);
-            modes = List.copyOf(modes);
-            jvmArgs = List.copyOf(jvmArgs);
             for (int c : calls) {
                 if (c < 1 || c > 64) {
                     throw new IllegalArgumentException("--calls: " + c + " (accepted: 1 to 64)");
                 }
             }
-            for (String mode : modes) {
-                if (!List.of("async", "sync", "virtual").contains(mode)) {
-                    throw new IllegalArgumentException("--modes: \"" + mode + "\" (accepted: async, sync, virtual)");
-                }
-            }
-            if (connections < 1) {
-                throw new IllegalArgumentException("--connections: " + connections + " (accepted: at least 1)");
-            }
-            if (warmupMillis < 0 || measureMillis < 100) {
-                throw new IllegalArgumentException("--warmup " + warmupMillis + ", --measure " + measureMillis
-                        + " (accepted: warm-up at least 0 ms, measure at least 100 ms)");
-            }
+            modes = Launch.checkModes("--modes", modes);
         }
 
         /**
@@ -101,12 +72,9 @@ public final class Efficiency {
          * until steady, at most 30 s; 10 s measured.
          */
         public static Settings defaults() {
-            List<String> modes = Runtime.version().feature() >= 21 ? List.of("async", "sync", "virtual")
-                    : List.of("async", "sync");
-            return new Settings(List.of(1, 6, 16), modes, 8, 30_000, 10_000,
-                    Path.of(System.getProperty("rc10k.mashup.jar", "mashup-server/target/mashup-server.jar")),
-                    Path.of(System.getProperty("rc10k.stubs.jar", StubProcess.DEFAULT_JAR.toString())),
-                    ownJar(), ProcessHandle.current().info().command().orElse("java"), List.of(), false, false);
+            List<String> modes = Runtime.version().feature() >= 21 ? Launch.MODES : List.of("async", "sync");
+            return new Settings(List.of(1, 6, 16), modes, new Load(8, 30_000, 10_000), Launch.defaults(), false,
+                    false);
         }
     }
 
@@ -135,10 +103,16 @@ public final class Efficiency {
         public double perSecond() {
             return requests * 1e9 / elapsedNanos;
         }
+
+        /** Every request answered 200, and the server's CPU seen: a window whose figures count. */
+        public boolean clean() {
+            return failed == 0 && requests > 0 && cpuMillis() > 0;
+        }
     }
 
     /** The hello-world's windows (first and last) and one window per mode and C. */
-    public record Report(Settings settings, String machine, List<Window> hello, List<Window> mashups) {
+    public record Report(Settings settings, String machine, List<Window> hello, List<Window> mashups)
+            implements Finish.Result {
         /** CPU per hello, pooled over its windows. */
         public double helloCpuMicros() {
             long cpu = hello.stream().mapToLong(Window::cpuMillis).sum();
@@ -150,11 +124,12 @@ public final class Efficiency {
             return (1 + mashup.calls()) * helloCpuMicros() / mashup.cpuMicrosPerRequest();
         }
 
+        @Override
         public boolean passed() {
-            return List.of(hello, mashups).stream().flatMap(List::stream)
-                    .allMatch(w -> w.failed() == 0 && w.requests() > 0 && w.cpuMillis() > 0);
+            return List.of(hello, mashups).stream().flatMap(List::stream).allMatch(Window::clean);
         }
 
+        @Override
         public String table() {
             StringBuilder out = new StringBuilder();
             out.append("| server | mode | C | warm-up s | requests | failed | requests/s | server CPU ms "
@@ -186,26 +161,22 @@ public final class Efficiency {
     }
 
     public static Report run(Settings settings) throws Exception {
-        for (Path jar : List.of(settings.mashupJar(), settings.stubJar(), settings.benchmarksJar())) {
-            if (!Files.isRegularFile(jar)) {
-                throw new IOException("no jar at " + jar.toAbsolutePath() + "; build first with "
-                        + "./mvnw -q package -DskipTests (or pass --mashup-jar, --stub-jar, --benchmarks-jar)");
-            }
-        }
+        Launch launch = settings.launch();
+        launch.requireJars(true);
         String machine = machine(settings);
         System.out.println("machine: " + machine);
         List<Window> hello = new ArrayList<>();
         List<Window> mashups = new ArrayList<>();
         Path definitions = Files.createTempFile("efficiency-", ".json");
-        try (StubProcess stubs = StubProcess.start(settings.stubJar(), List.of(),
+        try (StubProcess stubs = StubProcess.start(launch.stubJar(), List.of(),
                 settings.h2cPartners() ? List.of("--h2c") : List.of());
-                ServerProcess helloServer = startHello(settings)) {
+                ServerProcess helloServer = startHello(launch, settings.helloBlocking())) {
             Files.writeString(definitions, definitionsJson(stubs.uri(), settings.calls(), settings.h2cPartners()));
-            Measurement measurement = new Measurement(settings.connections(), settings.warmupMillis(),
-                    settings.measureMillis());
+            Load load = settings.load();
+            Measurement measurement = new Measurement(load.connections(), load.warmupMillis(), load.measureMillis());
             hello.add(measurement.measure(helloServer, null, helloServer.uri(), "hello", "—", 0));
             for (String mode : settings.modes()) {
-                try (ServerProcess server = startMashup(settings, definitions, mode)) {
+                try (ServerProcess server = startMashup(launch, definitions, mode)) {
                     for (int c : settings.calls()) {
                         mashups.add(measurement.measure(server, stubs, server.uri().resolve("/mashup/c" + c),
                                 "mashup", mode, c));
@@ -219,26 +190,15 @@ public final class Efficiency {
         return new Report(settings, machine, hello, mashups);
     }
 
-    /** The hello-world on the settings' {@code java} and JVM options, ready to measure. */
-    public static ServerProcess startHello(Settings settings) throws IOException {
-        return ServerProcess.start("hello", helloCommand(settings), HELLO_READY);
+    /** The hello-world on the launch's {@code java} and JVM options, ready to measure; {@code blocking}: see --blocking. */
+    public static ServerProcess startHello(Launch launch, boolean blocking) throws IOException {
+        return ServerProcess.start("hello", launch.command(HelloServer.class, blocking
+                ? List.of("--port", "0", "--blocking") : List.of("--port", "0")), HELLO_READY);
     }
 
-    /** The mashup server in {@code mode} on the settings' {@code java} and JVM options, access log off. */
-    public static ServerProcess startMashup(Settings settings, Path definitions, String mode) throws IOException {
-        return ServerProcess.start("mashup-" + mode, ServerProcess.mashupCommand(settings.java(),
-                settings.jvmArgs(), settings.mashupJar(), definitions, List.of("--mode", mode)), MASHUP_READY);
-    }
-
-    private static List<String> helloCommand(Settings settings) {
-        List<String> command = new ArrayList<>();
-        command.add(settings.java());
-        command.addAll(settings.jvmArgs());
-        command.addAll(List.of("-cp", settings.benchmarksJar().toString(), HelloServer.class.getName(), "--port", "0"));
-        if (settings.helloBlocking()) {
-            command.add("--blocking");
-        }
-        return command;
+    /** The mashup server in {@code mode} on the launch's {@code java} and JVM options, access log off. */
+    public static ServerProcess startMashup(Launch launch, Path definitions, String mode) throws IOException {
+        return launch.startMashup("mashup-" + mode, definitions, List.of("--mode", mode));
     }
 
     /** One partner (the stubs) and one mashup per C, {@code /mashup/c<C>}, whose calls all GET {@code /stub}. */
@@ -261,29 +221,14 @@ public final class Efficiency {
     private static String machine(Settings settings) {
         long memory = ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getTotalMemorySize();
+        Launch launch = settings.launch();
+        Load load = settings.load();
         return String.format(Locale.ROOT, "%d cores, %d GiB, servers on %s%s (this JVM: %s); load: %d connections, "
                         + "warm-up at most %d ms, measure %d ms per window; partners over %s; hello handler %s",
-                Runtime.getRuntime().availableProcessors(), memory >> 30, settings.java(),
-                settings.jvmArgs().isEmpty() ? "" : " " + settings.jvmArgs(), Runtime.version(), settings.connections(),
-                settings.warmupMillis(), settings.measureMillis(), settings.h2cPartners() ? "h2c" : "HTTP/1.1",
+                Runtime.getRuntime().availableProcessors(), memory >> 30, launch.java(),
+                launch.jvmArgs().isEmpty() ? "" : " " + launch.jvmArgs(), Runtime.version(), load.connections(),
+                load.warmupMillis(), load.measureMillis(), settings.h2cPartners() ? "h2c" : "HTTP/1.1",
                 settings.helloBlocking() ? "blocking" : "non-blocking");
-    }
-
-    /** The jar this class was loaded from (benchmarks.jar when run as documented), else the built one. */
-    private static Path ownJar() {
-        String configured = System.getProperty("rc10k.benchmarks.jar");
-        if (configured != null) {
-            return Path.of(configured);
-        }
-        try {
-            Path self = Path.of(Efficiency.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            if (Files.isRegularFile(self)) {
-                return self;
-            }
-        } catch (Exception e) {
-            // Fall back to where the build puts it.
-        }
-        return Path.of("benchmarks", "target", "benchmarks.jar");
     }
 
     private static final String USAGE = "--calls 1,6,16 --modes async,sync,virtual --connections N --warmup MS "
@@ -294,44 +239,30 @@ public final class Efficiency {
         Settings d = Settings.defaults();
         List<Integer> calls = d.calls();
         List<String> modes = d.modes();
-        int connections = d.connections();
-        long warmup = d.warmupMillis();
-        long measure = d.measureMillis();
-        Path mashupJar = d.mashupJar();
-        Path stubJar = d.stubJar();
-        Path benchmarksJar = d.benchmarksJar();
-        String java = d.java();
-        List<String> jvmArgs = new ArrayList<>();
         boolean helloBlocking = false;
         boolean h2cPartners = false;
+        Load.Reader load = Load.reader(d.load());
+        Launch.Reader launch = Launch.reader(d.launch(), true);
         CommandLine line = new CommandLine("efficiency", USAGE, args);
         while (line.next()) {
             switch (line.option()) {
                 case "--calls" -> calls = line.intList();
                 case "--modes" -> modes = line.list();
-                case "--connections" -> connections = line.intValue();
-                case "--warmup" -> warmup = line.longValue();
-                case "--measure" -> measure = line.longValue();
-                case "--mashup-jar" -> mashupJar = line.path();
-                case "--stub-jar" -> stubJar = line.path();
-                case "--benchmarks-jar" -> benchmarksJar = line.path();
-                case "--java" -> java = line.value();
-                case "--jvm-arg" -> jvmArgs.add(line.value());
                 case "--hello-blocking" -> helloBlocking = true;
                 case "--h2c-partners" -> h2cPartners = true;
-                default -> line.unknown();
+                default -> {
+                    if (!load.read(line)) {
+                        launch.readOrUnknown(line);
+                    }
+                }
             }
         }
         Settings settings;
         try {
-            settings = new Settings(calls, modes, connections, warmup, measure, mashupJar, stubJar, benchmarksJar,
-                    java, jvmArgs, helloBlocking, h2cPartners);
+            settings = new Settings(calls, modes, load.get(), launch.get(), helloBlocking, h2cPartners);
         } catch (IllegalArgumentException e) {
             throw line.fail(e.getMessage());
         }
-        Report report = run(settings);
-        System.out.println();
-        System.out.print(report.table());
-        System.exit(report.passed() ? 0 : 1);
+        Finish.exit("efficiency", () -> run(settings));
     }
 }

@@ -2,6 +2,7 @@ package io.rc10k.benchmarks.efficiency;
 
 import io.rc10k.harness.Http1Heads;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.net.URI;
@@ -10,13 +11,13 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
-import java.util.Iterator;
 
 /**
  * A closed-loop HTTP/1.1 load generator for efficiency runs: N kept-alive connections, each with one
  * GET on the wire at a time and the next sent as soon as the answer is in, all on one selector thread.
  * Cheap on purpose — on a 2-core machine its CPU competes with the process under test — so it parses
- * only the status line, {@code Content-Length} (every server it meets sends one) and {@code Mashup-Complete}:
+ * only the status line, {@code Content-Length} or a chunked body's chunk sizes (nginx's server-side includes
+ * stream their page), and {@code Mashup-Complete}:
  * a 200 that says {@code Mashup-Complete: false} (a part failed) counts failed. Connection set-up
  * is paid once per run, not per request, so the servers' CPU goes to requests, not to accepts.
  * Not thread-safe; one {@link #run} at a time.
@@ -105,24 +106,31 @@ final class KeepAliveLoad {
     }
 
     private void poll(Selector selector, long waitMillis) throws IOException {
-        if (selector.select(waitMillis) == 0) {
-            return;
-        }
-        Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
-        while (keys.hasNext()) {
-            SelectionKey key = keys.next();
-            keys.remove();
-            Connection connection = (Connection) key.attachment();
-            try {
-                read(connection);
-            } catch (IOException e) {
-                // The connection broke: its answer is lost; a fresh one takes its place while the run lasts.
-                onTheWire--;
-                fail(e.toString());
-                key.channel().close();
-                if (sending) {
-                    open(selector);
+        try {
+            selector.select(key -> {
+                try {
+                    ready(selector, key);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
                 }
+            }, waitMillis);
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    /** Reads what came on the key's connection; a connection that broke is replaced while the run lasts. */
+    private void ready(Selector selector, SelectionKey key) throws IOException {
+        Connection connection = (Connection) key.attachment();
+        try {
+            read(connection);
+        } catch (IOException e) {
+            // Its answer is lost; a fresh connection takes its place.
+            onTheWire--;
+            fail(e.toString());
+            key.channel().close();
+            if (sending) {
+                open(selector);
             }
         }
     }
@@ -141,17 +149,26 @@ final class KeepAliveLoad {
         if (connection.channel.read(in) < 0) {
             throw new IOException("closed by the server");
         }
-        int headersEnd = indexOfBlankLine(in.array(), in.position());
+        int headersEnd = Http1Heads.endOfHead(in.array(), in.position());
         if (headersEnd < 0) {
             grow(connection);
             return;
         }
         String headers = new String(in.array(), 0, headersEnd, StandardCharsets.ISO_8859_1);
         long length = Http1Heads.contentLength(headers);
-        if (length < 0) {
+        long total;
+        if (length >= 0) {
+            total = headersEnd + 4 + length;
+        } else if ("chunked".equalsIgnoreCase(Http1Heads.header(headers, "Transfer-Encoding"))) {
+            total = chunkedEnd(in.array(), headersEnd + 4, in.position());
+            if (total < 0) {
+                grow(connection);
+                return;
+            }
+            length = total - headersEnd - 4;
+        } else {
             throw new IOException("no Content-Length in " + headers.substring(0, headers.indexOf('\r')));
         }
-        long total = headersEnd + 4 + length;
         if (in.position() < total) {
             if (total > in.capacity()) {
                 ByteBuffer bigger = ByteBuffer.allocate((int) total);
@@ -180,6 +197,46 @@ final class KeepAliveLoad {
         }
     }
 
+    /**
+     * Where the chunked body that starts at {@code from} ends (past its last chunk and the empty trailer), or -1
+     * while the bytes up to {@code limit} do not hold all of it.
+     */
+    static long chunkedEnd(byte[] bytes, int from, int limit) throws IOException {
+        int at = from;
+        while (true) {
+            int lineEnd = indexOfCrLf(bytes, at, limit);
+            if (lineEnd < 0) {
+                return -1;
+            }
+            long size = 0;
+            for (int i = at; i < lineEnd && bytes[i] != ';'; i++) {
+                int digit = Character.digit(bytes[i], 16);
+                if (digit < 0 || size > Integer.MAX_VALUE) {
+                    throw new IOException("bad chunk size line: "
+                            + new String(bytes, at, lineEnd - at, StandardCharsets.ISO_8859_1));
+                }
+                size = size * 16 + digit;
+            }
+            if (size == 0) {
+                // No trailers expected: the last chunk's line is followed by the blank line that ends the body.
+                return lineEnd + 4 <= limit ? lineEnd + 4 : -1;
+            }
+            at = (int) (lineEnd + 2 + size + 2);
+            if (at > limit) {
+                return -1;
+            }
+        }
+    }
+
+    private static int indexOfCrLf(byte[] bytes, int from, int limit) {
+        for (int i = from + 1; i < limit; i++) {
+            if (bytes[i] == '\n' && bytes[i - 1] == '\r') {
+                return i - 1;
+            }
+        }
+        return -1;
+    }
+
     private static void grow(Connection connection) {
         if (!connection.in.hasRemaining()) {
             ByteBuffer bigger = ByteBuffer.allocate(connection.in.capacity() * 2);
@@ -187,15 +244,6 @@ final class KeepAliveLoad {
             bigger.put(connection.in);
             connection.in = bigger;
         }
-    }
-
-    private static int indexOfBlankLine(byte[] bytes, int limit) {
-        for (int i = 3; i < limit; i++) {
-            if (bytes[i] == '\n' && bytes[i - 1] == '\r' && bytes[i - 2] == '\n' && bytes[i - 3] == '\r') {
-                return i - 3;
-            }
-        }
-        return -1;
     }
 
     private void fail(String why) {

@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.IntStream;
 
@@ -30,19 +29,19 @@ final class HttpsCostTable {
     String render() {
         StringBuilder out = new StringBuilder(round < 0
                 ? String.format(Locale.ROOT, "medians over %d rounds, C = %d; ratios: each round's to its %s row, "
-                        + "median (range)%n", rounds(), calls, HttpsCost.BASELINE)
+                        + "median (range)%n", rounds(), calls, HttpsVariant.BASELINE)
                 : String.format(Locale.ROOT, "round %d, C = %d%n", round + 1, calls));
         out.append("| partner calls | mashups/s | server CPU µs per mashup | of which system | CPU ÷ ")
-                .append(HttpsCost.BASELINE).append(" | mashups/s ÷ ").append(HttpsCost.BASELINE)
+                .append(HttpsVariant.BASELINE).append(" | mashups/s ÷ ").append(HttpsVariant.BASELINE)
                 .append(" | CPU ÷ the same without TLS | stub CPU µs per call | failed |\n")
                 .append("|---|---|---|---|---|---|---|---|---|\n");
         for (String variant : windows.keySet()) {
             List<Window> taken = round < 0 ? windows.get(variant) : List.of(windows.get(variant).get(round));
-            String twin = twin(variant).filter(windows::containsKey).orElse(null);
+            String twin = windows.containsKey(HttpsVariant.twinOf(variant)) ? HttpsVariant.twinOf(variant) : null;
             out.append(String.format(Locale.ROOT, "| %s | %,.0f | %.1f | %.0f %% | %s | %s | %s | %.1f | %,d |%n",
                     variant, figure(variant, Window::perSecond), figure(variant, Window::cpuMicrosPerRequest),
-                    figure(variant, Window::systemPercent), ratio(variant, HttpsCost.BASELINE,
-                            Window::cpuMicrosPerRequest), ratio(variant, HttpsCost.BASELINE, Window::perSecond),
+                    figure(variant, Window::systemPercent), ratio(variant, HttpsVariant.BASELINE,
+                            Window::cpuMicrosPerRequest), ratio(variant, HttpsVariant.BASELINE, Window::perSecond),
                     twin == null ? "—" : ratio(variant, twin, Window::cpuMicrosPerRequest),
                     figure(variant, w -> w.stubCpuMillis() * 1000.0 / (w.requests() * (double) w.calls())),
                     taken.stream().mapToLong(Window::failed).sum()));
@@ -76,11 +75,6 @@ final class HttpsCostTable {
         return sorted.length == 1 ? String.format(Locale.ROOT, "%.2f", sorted[0])
                 : String.format(Locale.ROOT, "%.2f (%.2f–%.2f)", median(sorted), sorted[0],
                         sorted[sorted.length - 1]);
-    }
-
-    private static Optional<String> twin(String variant) {
-        return HttpsCost.VARIANTS.stream().filter(v -> v.name().equals(variant)).findFirst()
-                .map(HttpsCost.Variant::twin);
     }
 
     private int rounds() {

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.function.IntConsumer;
+import java.util.function.IntFunction;
 
 /**
  * How {@link Peers} and {@link HttpsCost} measure their servers: every server in turn, round after round
@@ -20,7 +20,7 @@ import java.util.function.IntConsumer;
  *
  * <pre>
  * Map&lt;String, List&lt;Window&gt;&gt; windows = new LinkedHashMap&lt;&gt;();
- * new InterleavedRounds(64, 15_000, 10_000, 3).measure(targets, windows, round -&gt; print(windows, round));
+ * new InterleavedRounds(rounds).measure(targets, windows, round -&gt; new PeersTable(6, windows, round).render());
  * </pre>
  */
 public final class InterleavedRounds {
@@ -42,8 +42,10 @@ public final class InterleavedRounds {
     private final int rounds;
     private final boolean rotating;
 
-    public InterleavedRounds(int connections, long warmupMillis, long measureMillis, int rounds) {
-        this(connections, warmupMillis, measureMillis, rounds, false);
+    /** {@code rounds} rounds, each window under the rounds' load (whose warm-up is the first round's longest). */
+    public InterleavedRounds(Rounds rounds) {
+        this(rounds.load().connections(), rounds.load().warmupMillis(), rounds.load().measureMillis(),
+                rounds.rounds(), false);
     }
 
     private InterleavedRounds(int connections, long warmupMillis, long measureMillis, int rounds, boolean rotating) {
@@ -62,13 +64,18 @@ public final class InterleavedRounds {
         return new InterleavedRounds(connections, warmupMillis, measureMillis, rounds, true);
     }
 
+    /** Whether every window of every server counts: each request answered, the server's CPU seen. */
+    static boolean clean(Map<String, List<Window>> windows) {
+        return windows.values().stream().flatMap(List::stream).allMatch(Window::clean);
+    }
+
     /**
      * Measures every target once per round, in the map's order (rotated, if {@link #rotating()}), adding each
-     * window to {@code windows} (server → its windows, one per round so far); {@code afterRound} (0-based) runs
-     * after each round and may read them.
+     * window to {@code windows} (server → its windows, one per round so far); after each round prints
+     * {@code roundTable} of it (0-based), which may read them.
      */
     public Map<String, List<Window>> measure(Map<String, Target> targets, Map<String, List<Window>> windows,
-            IntConsumer afterRound) throws IOException {
+            IntFunction<String> roundTable) throws IOException {
         for (int round = 0; round < rounds; round++) {
             // Round 1 warms every server for at least half its longest warm-up: a fresh server can look
             // steady for two windows while still compiling (docs/results/peers.md, 2fdc2e5's round 1).
@@ -85,7 +92,9 @@ public final class InterleavedRounds {
                 windows.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(measurement.measure(t.server(),
                         t.stubs(), t.uri(), e.getKey(), "—", t.calls()));
             }
-            afterRound.accept(round);
+            System.out.println();
+            System.out.print(roundTable.apply(round));
+            System.out.println();
         }
         return windows;
     }

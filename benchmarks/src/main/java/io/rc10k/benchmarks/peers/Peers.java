@@ -2,23 +2,26 @@ package io.rc10k.benchmarks.peers;
 
 import com.sun.management.OperatingSystemMXBean;
 import io.rc10k.benchmarks.capacity.StubProcess;
-import io.rc10k.benchmarks.efficiency.Efficiency.Window;
 import io.rc10k.benchmarks.efficiency.Efficiency;
+import io.rc10k.benchmarks.efficiency.Efficiency.Window;
+import io.rc10k.benchmarks.efficiency.Load;
 import io.rc10k.benchmarks.efficiency.Measurement;
+import io.rc10k.benchmarks.launch.Finish;
+import io.rc10k.benchmarks.launch.Launch;
 import io.rc10k.harness.CommandLine;
 import io.rc10k.harness.ServerProcess;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * The mashup server beside its peers, in one run: the same C-call fan-out written plainly on Vert.x 5
@@ -26,9 +29,11 @@ import java.util.regex.Pattern;
  * core handler ({@link JettyFanOut}: what the mashup server was built on before its own HTTP/1.1 loops), on a
  * bare NIO loop behind the same handler ({@link LoopFanOut}: what such a loop costs without the mashup server's
  * layers) and behind an async servlet ({@code loop-peer servlet}: the mashup server's inbound design without its
- * features), the mashup server in
+ * features), the same fan-out in C by nginx's server-side includes ({@link NginxSsiPeer}, when {@code nginx} is
+ * on the {@code PATH}; skipped with the reason otherwise), the mashup server in
  * async mode (and virtual when the servers' JDK is 21 or newer), and the bare Jetty hello-world as the
- * floor — all against one partner-stubs process, each server a process of its own, measured in turn
+ * floor; beside them the mashup server (async) and the Vert.x peer with their calls over h2c (rows named
+ * {@code … h2c}) — all against one partner-stubs process, each server a process of its own, measured in turn
  * and interleaved over rounds (round 1 every server, round 2 every server, …) because the machine is
  * noisy and its noise drifts. Windows are taken as {@link Efficiency} takes them ({@link Measurement}).
  *
@@ -38,77 +43,92 @@ import java.util.regex.Pattern;
  * </pre>
  *
  * It prints a table per round and one of medians over the rounds: mashups/s, the server's CPU µs per
- * mashup, efficiency ((1 + C) × CPU per hello ÷ CPU per mashup), both as ratios to the best peer (the
- * peer with the most mashups/s), and the stubs' CPU per call; then the mashup server's targets against
- * the peers. Exit status: 0 when every request was answered 200, 1 otherwise, 2 for a bad command line.
+ * mashup, efficiency ((1 + C) × CPU per hello ÷ CPU per mashup), both as ratios to the best peer of the
+ * row's protocol (the peer with the most mashups/s), and the stubs' CPU per call; then the mashup server's
+ * targets against the peers, and its CPU per mashup over h2c against over HTTP/1.1 (the median of each round's
+ * ratio). Exit status: 0 when every request was answered 200, 1 otherwise, 2 for a bad command line.
  */
 public final class Peers {
-    private static final Pattern VERTX_READY = Pattern.compile("vertx-peer ready on (http://\\S+)");
-    private static final Pattern JDK_READY = Pattern.compile("jdk-peer ready on (http://\\S+)");
-    static final Pattern JETTY_READY = Pattern.compile("jetty-peer ready on (http://\\S+)");
-    private static final Pattern LOOP_READY = Pattern.compile("loop-peer ready on (http://\\S+)");
-    private static final Pattern JAVA_VERSION = Pattern.compile("version \"(\\d+)");
-    static final List<String> PEERS = List.of("vertx-peer", "jdk-peer", "jetty-peer",
-            "jetty-peer non-blocking");
+    /** Vert.x, the JDK's client, Jetty's client, each written plainly: the mashup server's targets compare to these. */
+    static final Peer VERTX = new Peer("vertx-peer", VertxFanOut.class, List.of(), true);
+    static final Peer JDK = new Peer("jdk-peer", JdkFanOut.class, List.of(), true);
+    static final Peer JETTY = new Peer("jetty-peer", JettyFanOut.class, List.of(), true);
+    /** What a row's name ends with when its partner calls go over h2c; the rest go over HTTP/1.1. */
+    static final String H2C = " h2c";
+    /** The Vert.x peer over h2c with prior knowledge: the best h2c peer the h2c rows compare to. */
+    static final Peer VERTX_H2C = new Peer("vertx-peer" + H2C, VertxFanOut.class, List.of("-Dvertx-peer.h2c=true"),
+            true);
+    /** Every Java peer, in the order measured after the hello floor and before the mashup server. */
+    static final List<Peer> PEERS = List.of(VERTX, VERTX_H2C, JDK, JETTY,
+            new Peer("jetty-peer non-blocking", JettyFanOut.class, List.of("-Djetty-peer.nonBlocking=true"), true),
+            new Peer("loop-peer", LoopFanOut.class, List.of(), false),
+            new Peer("loop-peer servlet", LoopFanOut.class, List.of("-Dloop-peer.servlet=true"), false));
+
+    /**
+     * One peer's row: the same fan-out as the mashup server's, written plainly on another stack.
+     *
+     * @param name    its row's name; the word before the first space is what the peer prints as it starts
+     * @param fanOut  its main class, which takes {@link PeerOptions}
+     * @param jvmArgs JVM options that choose a variant of it (after the launch's own)
+     * @param rival   whether it competes for "the best peer" the targets compare to; a yardstick row does not
+     */
+    record Peer(String name, Class<?> fanOut, List<String> jvmArgs, boolean rival) {
+        /** The peer calling {@code partner} C times per request, on the launch's java and JVM options. */
+        ServerProcess start(Launch launch, String partner, int calls) throws IOException {
+            String label = name.split(" ")[0];
+            return ServerProcess.start(name, launch.withMoreJvmArgs(jvmArgs).command(fanOut, List.of("--port", "0",
+                    "--partner", partner, "--calls", Integer.toString(calls))),
+                    Pattern.compile(Pattern.quote(label) + " ready on (http://\\S+)"));
+        }
+    }
+
+    /** A row's server, started when the run comes to it. */
+    private interface Start {
+        ServerProcess start() throws IOException;
+    }
 
     /**
      * Settings of one run.
      *
-     * @param servers the servers' settings, as {@link Efficiency} takes them: C (one value), connections,
-     *                first round's longest warm-up, measured window, jars, {@code java} and JVM options
-     * @param rounds  how many times every server is measured, in turn
+     * @param rounds      C, the rounds, each window's load, and the servers' launch
      * @param baselineJar another build of mashup-server.jar, measured in each mode beside this one in the same
-     *                    rounds (as {@code baseline async}, and {@code baseline virtual} on JDK 21+) to compare two
-     *                    builds in one run; null for none
+     *                    rounds (as {@code baseline async}, {@code baseline async h2c}, and {@code baseline virtual}
+     *                    on JDK 21+) to compare two builds in one run; null for none
      */
-    public record Settings(Efficiency.Settings servers, int rounds, Path baselineJar) {
-        public Settings(Efficiency.Settings servers, int rounds) {
-            this(servers, rounds, null);
-        }
-
-        public Settings {
-            if (servers.calls().size() != 1) {
-                throw new IllegalArgumentException("--calls: " + servers.calls() + " (accepted: one C, 1 to 64)");
-            }
-            if (rounds < 1) {
-                throw new IllegalArgumentException("--rounds: " + rounds + " (accepted: at least 1)");
-            }
-        }
-
-        public int calls() {
-            return servers.calls().get(0);
-        }
-
-        /** C = 6, 3 rounds, 64 connections (as {@code wrk -c64}), warm-up at most 15 s, 10 s measured. */
-        public static Settings defaults() {
-            Efficiency.Settings d = Efficiency.Settings.defaults();
-            return new Settings(new Efficiency.Settings(List.of(6), List.of("async"), 64, 15_000, 10_000,
-                    d.mashupJar(), d.stubJar(), d.benchmarksJar(), d.java(), List.of(), false, false), 3);
+    public record Settings(Rounds rounds, Path baselineJar) {
+        public Settings(Rounds rounds) {
+            this(rounds, null);
         }
     }
 
     /** Every server's windows, one per round, in the order measured; the first server is the hello floor. */
-    public record Report(Settings settings, String machine, Map<String, List<Window>> windows) {
+    public record Report(Settings settings, String machine, Map<String, List<Window>> windows)
+            implements Finish.Result {
+        @Override
         public boolean passed() {
-            return windows.values().stream().flatMap(List::stream)
-                    .allMatch(w -> w.failed() == 0 && w.requests() > 0 && w.cpuMillis() > 0);
+            return InterleavedRounds.clean(windows);
         }
 
-        /** The table of medians over the rounds, and the mashup server's targets against the peers. */
+        /** The machine, the table of medians over the rounds, and the mashup server's targets against the peers. */
+        @Override
         public String table() {
-            return new PeersTable(settings.calls(), windows, -1).render() + targets();
+            return "machine: " + machine + "\n" + new PeersTable(calls(), windows, -1).render() + targets();
         }
 
         /** The table of one round (0-based). */
         public String roundTable(int round) {
-            return new PeersTable(settings.calls(), windows, round).render();
+            return new PeersTable(calls(), windows, round).render();
+        }
+
+        private int calls() {
+            return settings.rounds().calls();
         }
 
         private String targets() {
-            PeersTable medians = new PeersTable(settings.calls(), windows, -1);
+            PeersTable medians = new PeersTable(calls(), windows, -1);
             StringBuilder out = new StringBuilder();
             for (String server : windows.keySet()) {
-                if (!server.startsWith("mashup-server")) {
+                if (!server.startsWith("mashup-server") || server.endsWith(H2C)) {
                     continue;
                 }
                 double vertx = medians.perSecond(server) / medians.perSecond("vertx-peer");
@@ -117,10 +137,34 @@ public final class Peers {
                 double efficiency = medians.efficiency(server);
                 out.append(String.format(Locale.ROOT, "targets, %s at C = %d: mashups/s %.2f× vertx-peer's (≥ 1.0: %s), "
                                 + "%.2f× jdk-peer's (≥ 1.5: %s); CPU per mashup %.2f× vertx-peer's (≤ 1.2: %s); "
-                                + "efficiency %.2f (≥ 0.6: %s)%n", server, settings.calls(), vertx, met(vertx >= 1.0),
+                                + "efficiency %.2f (≥ 0.6: %s)%n", server, calls(), vertx, met(vertx >= 1.0),
                         jdk, met(jdk >= 1.5), cpu, met(cpu <= 1.2), efficiency, met(efficiency >= 0.6)));
             }
+            for (String server : windows.keySet()) {
+                if (server.endsWith(H2C) && !server.equals(VERTX_H2C.name())) {
+                    out.append(h2cTarget(server, medians));
+                }
+            }
             return out.toString();
+        }
+
+        /** The h2c row's CPU per mashup over its HTTP/1.1 twin's, round by round, and its mashups/s over Vert.x's. */
+        private String h2cTarget(String server, PeersTable medians) {
+            String twin = server.substring(0, server.length() - H2C.length());
+            List<Window> h2c = windows.get(server);
+            List<Window> http1 = windows.get(twin);
+            double[] ratios = new double[h2c.size()];
+            for (int r = 0; r < ratios.length; r++) {
+                ratios[r] = h2c.get(r).cpuMicrosPerRequest() / http1.get(r).cpuMicrosPerRequest();
+            }
+            Arrays.sort(ratios);
+            int middle = ratios.length / 2;
+            double cpu = ratios.length % 2 == 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2;
+            double rate = medians.perSecond(server) / medians.perSecond(VERTX_H2C.name());
+            return String.format(Locale.ROOT, "targets, %s at C = %d: CPU per mashup %.2f× %s's (median of the rounds' "
+                            + "ratios, %.2f–%.2f; ≤ 1.2: %s); mashups/s %.2f× %s's (≥ 1.0: %s)%n", server, calls(), cpu,
+                    twin, ratios[0], ratios[ratios.length - 1], met(cpu <= 1.2), rate, VERTX_H2C.name(),
+                    met(rate >= 1.0));
         }
 
         private static String met(boolean met) {
@@ -132,148 +176,112 @@ public final class Peers {
     }
 
     public static Report run(Settings settings) throws Exception {
-        Efficiency.Settings s = settings.servers();
-        List<Path> jars = new ArrayList<>(List.of(s.mashupJar(), s.stubJar(), s.benchmarksJar()));
-        if (settings.baselineJar() != null) {
-            jars.add(settings.baselineJar());
+        Rounds rounds = settings.rounds();
+        Launch launch = rounds.launch();
+        launch.requireJars(true);
+        if (settings.baselineJar() != null && !Files.isRegularFile(settings.baselineJar())) {
+            throw new IOException("--baseline-jar: no jar at " + settings.baselineJar().toAbsolutePath());
         }
-        for (Path jar : jars) {
-            if (!Files.isRegularFile(jar)) {
-                throw new IOException("no jar at " + jar.toAbsolutePath() + "; build first with "
-                        + "./mvnw -q package -DskipTests (or pass --mashup-jar, --stub-jar, --benchmarks-jar)");
-            }
-        }
-        String serversJdk = javaVersion(s.java());
-        Matcher feature = JAVA_VERSION.matcher(serversJdk);
-        List<String> modes = feature.find() && Integer.parseInt(feature.group(1)) >= 21 ? List.of("async", "virtual")
-                : List.of("async");
-        String machine = machine(s, settings.rounds(), serversJdk);
+        String serversJdk = launch.javaVersion();
+        List<String> modes = Launch.hasVirtualThreads(serversJdk) ? List.of("async", "virtual") : List.of("async");
+        String machine = machine(rounds, serversJdk);
         System.out.println("machine: " + machine);
-        int c = settings.calls();
+        int c = rounds.calls();
         Map<String, ServerProcess> servers = new LinkedHashMap<>();
         Map<String, List<Window>> windows = new LinkedHashMap<>();
         Path definitions = Files.createTempFile("peers-", ".json");
-        try (StubProcess stubs = StubProcess.start(s.stubJar(), List.of(), List.of())) {
+        Path h2cDefinitions = Files.createTempFile("peers-h2c-", ".json");
+        Path nginxFiles = Files.createTempDirectory("peers-nginx-");
+        // One stub process for every row: HTTP/1.1 and h2c (prior knowledge) on the same port.
+        try (StubProcess stubs = StubProcess.start(launch.stubJar(), List.of(), List.of("--h2c"))) {
             Files.writeString(definitions, Efficiency.definitionsJson(stubs.uri(), List.of(c), false));
-            servers.put("hello", Efficiency.startHello(s));
+            Files.writeString(h2cDefinitions, Efficiency.definitionsJson(stubs.uri(), List.of(c), true));
             String partner = stubs.uri().resolve("/stub").toString();
-            servers.put("vertx-peer", ServerProcess.start("vertx-peer",
-                    peerCommand(s, VertxFanOut.class, partner, c), VERTX_READY));
-            servers.put("jdk-peer", ServerProcess.start("jdk-peer", peerCommand(s, JdkFanOut.class, partner, c),
-                    JDK_READY));
-            servers.put("jetty-peer", ServerProcess.start("jetty-peer",
-                    peerCommand(s, JettyFanOut.class, partner, c), JETTY_READY));
-            List<String> nonBlocking = peerCommand(s, JettyFanOut.class, partner, c);
-            nonBlocking.add(1, "-Djetty-peer.nonBlocking=true");
-            servers.put("jetty-peer non-blocking", ServerProcess.start("jetty-peer non-blocking", nonBlocking,
-                    JETTY_READY));
-            servers.put("loop-peer", ServerProcess.start("loop-peer", peerCommand(s, LoopFanOut.class, partner, c),
-                    LOOP_READY));
-            List<String> servlet = peerCommand(s, LoopFanOut.class, partner, c);
-            servlet.add(1, "-Dloop-peer.servlet=true");
-            servers.put("loop-peer servlet", ServerProcess.start("loop-peer servlet", servlet, LOOP_READY));
-            for (String mode : modes) {
-                servers.put("mashup-server " + mode, Efficiency.startMashup(s, definitions, mode));
+            Map<String, Start> rows = new LinkedHashMap<>();
+            rows.put("hello", () -> Efficiency.startHello(launch, false));
+            for (Peer peer : PEERS) {
+                rows.put(peer.name(), () -> peer.start(launch, partner, c));
             }
-            if (settings.baselineJar() != null) {
-                for (String mode : modes) {
-                    servers.put("baseline " + mode, Efficiency.startMashup(s.withMashupJar(settings.baselineJar()),
-                            definitions, mode));
-                }
+            Path nginx = NginxSsiPeer.onPath();
+            if (nginx == null) {
+                System.out.println(NginxSsiPeer.NAME + ": skipped — no nginx on the PATH (Debian: apt-get install nginx)");
+            } else {
+                rows.put(NginxSsiPeer.NAME, () -> NginxSsiPeer.start(nginx, nginxFiles, stubs.uri().resolve("/stub"), c));
+            }
+            for (String mode : modes) {
+                rows.put("mashup-server " + mode, () -> Efficiency.startMashup(launch, definitions, mode));
+            }
+            rows.put("mashup-server async" + H2C, () -> Efficiency.startMashup(launch, h2cDefinitions, "async"));
+            Launch baseline = settings.baselineJar() == null ? null : launch.withMashupJar(settings.baselineJar());
+            for (String mode : baseline == null ? List.<String>of() : modes) {
+                rows.put("baseline " + mode, () -> Efficiency.startMashup(baseline, definitions, mode));
+            }
+            if (baseline != null) {
+                rows.put("baseline async" + H2C, () -> Efficiency.startMashup(baseline, h2cDefinitions, "async"));
             }
             Map<String, InterleavedRounds.Target> targets = new LinkedHashMap<>();
-            servers.forEach((name, server) -> targets.put(name, name.equals("hello")
-                    ? new InterleavedRounds.Target(server, null, server.uri().resolve("/"), 0)
-                    : new InterleavedRounds.Target(server, stubs, server.uri().resolve("/mashup/c" + c), c)));
-            new InterleavedRounds(s.connections(), s.warmupMillis(), s.measureMillis(), settings.rounds())
-                    .measure(targets, windows, round -> {
-                        System.out.println();
-                        System.out.print(new PeersTable(c, windows, round).render());
-                        System.out.println();
-                    });
+            for (Map.Entry<String, Start> row : rows.entrySet()) {
+                ServerProcess server = row.getValue().start();
+                servers.put(row.getKey(), server);
+                targets.put(row.getKey(), row.getKey().equals("hello")
+                        ? new InterleavedRounds.Target(server, null, server.uri().resolve("/"), 0)
+                        : new InterleavedRounds.Target(server, stubs, server.uri().resolve("/mashup/c" + c), c));
+            }
+            new InterleavedRounds(rounds).measure(targets, windows,
+                    round -> new PeersTable(c, windows, round).render());
         } finally {
             servers.values().forEach(ServerProcess::close);
             Files.deleteIfExists(definitions);
+            Files.deleteIfExists(h2cDefinitions);
+            deleteTree(nginxFiles);
         }
         return new Report(settings, machine, windows);
     }
 
-    static List<String> peerCommand(Efficiency.Settings s, Class<?> peer, String partner, int calls) {
-        List<String> command = new ArrayList<>();
-        command.add(s.java());
-        command.addAll(s.jvmArgs());
-        command.addAll(List.of("-cp", s.benchmarksJar().toString(), peer.getName(), "--port", "0", "--partner",
-                partner, "--calls", Integer.toString(calls)));
-        return command;
-    }
-
-    /** The first line of {@code java -version} of the servers' JVM, e.g. {@code openjdk version "25.0.3" …}. */
-    static String javaVersion(String java) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(java, "-version").redirectErrorStream(true).start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        process.waitFor();
-        return out.lines().findFirst().orElse("unknown");
+    private static void deleteTree(Path directory) throws IOException {
+        try (Stream<Path> paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
     }
 
     /** Cores, memory, OS, the servers' JVM and this one, and how the windows were taken. */
-    static String machine(Efficiency.Settings s, int rounds, String serversJdk) {
+    static String machine(Rounds rounds, String serversJdk) {
         long memory = ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getTotalMemorySize();
+        Launch launch = rounds.launch();
+        Load load = rounds.load();
         return String.format(Locale.ROOT, "%d cores, %d GiB, %s; servers on %s (%s)%s, this JVM %s; C = %d, "
                         + "%d rounds, %d connections, warm-up %d to %d ms (later rounds at most %d ms), measure %d ms",
                 Runtime.getRuntime().availableProcessors(), memory >> 30, System.getProperty("os.name") + " "
-                        + System.getProperty("os.version"), s.java(), serversJdk,
-                s.jvmArgs().isEmpty() ? "" : " " + s.jvmArgs(), Runtime.version(), s.calls().get(0),
-                rounds, s.connections(), s.warmupMillis() / 2, s.warmupMillis(),
-                Math.min(s.warmupMillis(), InterleavedRounds.LATER_WARMUP_MILLIS),
-                s.measureMillis());
+                        + System.getProperty("os.version"), launch.java(), serversJdk,
+                launch.jvmArgs().isEmpty() ? "" : " " + launch.jvmArgs(), Runtime.version(), rounds.calls(),
+                rounds.rounds(), load.connections(), load.warmupMillis() / 2, load.warmupMillis(),
+                Math.min(load.warmupMillis(), InterleavedRounds.LATER_WARMUP_MILLIS), load.measureMillis());
     }
 
+    private static final String USAGE = Rounds.usage("the servers' JVM; default: this one") + " --baseline-jar PATH "
+            + "(another mashup-server.jar, measured beside it in each mode, as \"baseline async\", \"baseline async h2c\" "
+            + "and, on JDK 21+, \"baseline virtual\") --help --version";
+
     public static void main(String[] args) throws Exception {
-        Settings d = Settings.defaults();
-        Efficiency.Settings e = d.servers();
-        int calls = d.calls();
-        int rounds = d.rounds();
-        int connections = e.connections();
-        long warmup = e.warmupMillis();
-        long measure = e.measureMillis();
-        Path mashupJar = e.mashupJar();
-        Path stubJar = e.stubJar();
-        Path benchmarksJar = e.benchmarksJar();
-        String java = e.java();
-        List<String> jvmArgs = new ArrayList<>();
+        Rounds.Reader rounds = Rounds.reader(Rounds.defaults());
         Path baselineJar = null;
-        String usage = "--calls C (6) --rounds R (3) --connections N (64) --warmup MS (15000; round 1 at least "
-                + "half of it, later rounds at most " + InterleavedRounds.LATER_WARMUP_MILLIS + ") --measure MS (10000) --mashup-jar PATH --stub-jar PATH "
-                + "--benchmarks-jar PATH --java PATH (the servers' JVM; default: this one) --jvm-arg ARG (repeatable) "
-                + "--baseline-jar PATH (another mashup-server.jar, measured beside it in each mode, as \"baseline async\" and, on JDK 21+, \"baseline virtual\") --help --version";
-        CommandLine line = new CommandLine("peers", usage, args);
+        CommandLine line = new CommandLine("peers", USAGE, args);
         while (line.next()) {
-            switch (line.option()) {
-                case "--calls" -> calls = line.intValue();
-                case "--rounds" -> rounds = line.intValue();
-                case "--connections" -> connections = line.intValue();
-                case "--warmup" -> warmup = line.longValue();
-                case "--measure" -> measure = line.longValue();
-                case "--mashup-jar" -> mashupJar = line.path();
-                case "--stub-jar" -> stubJar = line.path();
-                case "--benchmarks-jar" -> benchmarksJar = line.path();
-                case "--java" -> java = line.value();
-                case "--jvm-arg" -> jvmArgs.add(line.value());
-                case "--baseline-jar" -> baselineJar = line.path();
-                default -> line.unknown();
+            if (line.option().equals("--baseline-jar")) {
+                baselineJar = line.path();
+            } else {
+                rounds.readOrUnknown(line);
             }
         }
         Settings settings;
         try {
-            settings = new Settings(new Efficiency.Settings(List.of(calls), List.of("async"), connections, warmup,
-                    measure, mashupJar, stubJar, benchmarksJar, java, jvmArgs, false, false), rounds, baselineJar);
-        } catch (IllegalArgumentException ex) {
-            throw line.fail(ex.getMessage());
+            settings = new Settings(rounds.get(), baselineJar);
+        } catch (IllegalArgumentException e) {
+            throw line.fail(e.getMessage());
         }
-        Report report = run(settings);
-        System.out.println("machine: " + report.machine());
-        System.out.print(report.table());
-        System.exit(report.passed() ? 0 : 1);
+        Finish.exit("peers", () -> run(settings));
     }
 }

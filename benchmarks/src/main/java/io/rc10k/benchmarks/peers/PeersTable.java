@@ -6,11 +6,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Stream;
 
 /**
  * The Markdown table of a {@link Peers} run: one round's windows, or the median of every figure over
  * all rounds (each figure's own median; the ratios and the efficiency are taken between medians).
- * The hello floor's row is its requests; every other row is mashups of C calls.
+ * The hello floor's row is its requests; every other row is mashups of C calls. A row is divided by the best
+ * peer of its protocol: h2c rows (named {@code … h2c}) by the best h2c peer, the others by the best HTTP/1.1 one
+ * (nginx's included).
  */
 final class PeersTable {
     private final int calls;
@@ -37,22 +40,27 @@ final class PeersTable {
         return (1 + calls) * cpuMicros("hello") / cpuMicros(server);
     }
 
-    /** The peer with the most mashups/s. */
-    String bestPeer() {
-        return Peers.PEERS.stream().max(Comparator.comparingDouble(this::perSecond)).orElseThrow();
+    /** The rival peer measured with the most mashups/s among those whose calls go over the protocol of {@code server}. */
+    String bestPeer(String server) {
+        boolean h2c = server.endsWith(Peers.H2C);
+        return Stream.concat(Peers.PEERS.stream().filter(Peers.Peer::rival).map(Peers.Peer::name),
+                        Stream.of(NginxSsiPeer.NAME))
+                .filter(p -> windows.containsKey(p) && p.endsWith(Peers.H2C) == h2c)
+                .max(Comparator.comparingDouble(this::perSecond)).orElseThrow();
     }
 
     String render() {
-        String best = bestPeer();
+        String bests = bestPeer("") + " (HTTP/1.1), " + bestPeer(Peers.H2C) + " (h2c)";
         StringBuilder out = new StringBuilder(round < 0
-                ? String.format(Locale.ROOT, "medians over %d rounds, C = %d; best peer: %s%n", rounds(), calls, best)
-                : String.format(Locale.ROOT, "round %d, C = %d; best peer: %s%n", round + 1, calls, best));
+                ? String.format(Locale.ROOT, "medians over %d rounds, C = %d; best peer: %s%n", rounds(), calls, bests)
+                : String.format(Locale.ROOT, "round %d, C = %d; best peer: %s%n", round + 1, calls, bests));
         out.append("| server | mashups/s | ").append(round < 0 ? "rounds' range" : "warm-up s")
                 .append(" | server CPU µs per mashup | of which system | efficiency | mashups/s ÷ best peer's "
                         + "| CPU ÷ best peer's | stub CPU µs per call | failed |\n")
                 .append("|---|---|---|---|---|---|---|---|---|---|\n");
         for (String server : windows.keySet()) {
             boolean hello = server.equals("hello");
+            String best = hello ? null : bestPeer(server);
             List<Window> taken = round < 0 ? windows.get(server) : List.of(windows.get(server).get(round));
             String second = round < 0
                     ? String.format(Locale.ROOT, "%,.0f–%,.0f", min(taken, Window::perSecond),

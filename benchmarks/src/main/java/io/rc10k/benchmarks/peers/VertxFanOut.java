@@ -6,6 +6,7 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
@@ -32,29 +33,41 @@ import java.util.List;
  * {@code WebClient}, so a request and its calls stay on one event loop. Port 0 picks a free port
  * first, since Vert.x shares a server among instances only when they ask for the same port. The client pools together hold
  * at most 256 HTTP/1.1 keep-alive connections to the partner, the mashup server's {@code maxConnections}
- * in the peers run; calls beyond that wait in the pool's queue. Transport: Netty NIO (no native epoll).
- * Prints {@code vertx-peer ready on http://127.0.0.1:PORT} once listening.
+ * in the peers run; calls beyond that wait in the pool's queue. With {@code -Dvertx-peer.h2c=true} the calls go
+ * over h2c with prior knowledge instead (no upgrade), each client on at most {@value #H2C_CONNECTIONS}
+ * multiplexed connections, as many streams on each as the partner allows. Transport: Netty NIO (no native
+ * epoll). Prints {@code vertx-peer ready on http://127.0.0.1:PORT} once listening.
  */
 public final class VertxFanOut extends VerticleBase {
     private static final int PARTNER_CONNECTIONS = 256;
+    /** Per verticle's client over h2c: with the partner's 128 streams each, room for C = 6 on 64 connections. */
+    static final int H2C_CONNECTIONS = 2;
 
     private final URI partner;
     private final int calls;
     private final int port;
     private final int poolSize;
+    private final boolean h2c;
     private WebClient client;
 
-    VertxFanOut(URI partner, int calls, int port, int poolSize) {
+    VertxFanOut(URI partner, int calls, int port, int poolSize, boolean h2c) {
         this.partner = partner;
         this.calls = calls;
         this.port = port;
         this.poolSize = poolSize;
+        this.h2c = h2c;
     }
 
     @Override
     public Future<?> start() {
-        client = WebClient.create(vertx, new WebClientOptions().setKeepAlive(true),
-                new PoolOptions().setHttp1MaxSize(poolSize));
+        WebClientOptions options = new WebClientOptions();
+        options.setKeepAlive(true);
+        if (h2c) {
+            options.setProtocolVersion(HttpVersion.HTTP_2);
+            options.setHttp2ClearTextUpgrade(false);
+        }
+        client = WebClient.create(vertx, options, new PoolOptions().setHttp1MaxSize(poolSize)
+                .setHttp2MaxSize(H2C_CONNECTIONS));
         return vertx.createHttpServer().requestHandler(this::fanOut).listen(port, "127.0.0.1");
     }
 
@@ -102,10 +115,12 @@ public final class VertxFanOut extends VerticleBase {
         // Instances share a server only when they ask for the same port, and each port 0 is a new one.
         int port = options.port() == 0 ? freePort() : options.port();
         Vertx vertx = Vertx.vertx();
-        vertx.deployVerticle(() -> new VertxFanOut(options.partner(), options.calls(), port, poolSize),
+        boolean h2c = Boolean.getBoolean("vertx-peer.h2c");
+        vertx.deployVerticle(() -> new VertxFanOut(options.partner(), options.calls(), port, poolSize, h2c),
                         new DeploymentOptions().setInstances(instances))
                 .onSuccess(id -> System.out.println("vertx-peer ready on http://127.0.0.1:" + port + " ("
-                        + instances + " verticles, partner pool " + instances * poolSize + ")"))
+                        + instances + " verticles, partner pool " + (h2c ? instances * H2C_CONNECTIONS + " h2c"
+                        : instances * poolSize) + ")"))
                 .onFailure(failure -> {
                     failure.printStackTrace();
                     System.exit(1);

@@ -1,7 +1,9 @@
 package io.rc10k.benchmarks.tuning;
 
 import io.rc10k.benchmarks.efficiency.Efficiency.Window;
+import io.rc10k.benchmarks.efficiency.Load;
 import io.rc10k.benchmarks.peers.InterleavedRounds;
+import io.rc10k.benchmarks.peers.Rounds;
 import io.rc10k.harness.Prometheus;
 import io.rc10k.harness.ServerProcess;
 import java.util.ArrayList;
@@ -44,7 +46,7 @@ final class ClosedSweep {
     }
 
     /** Runs every value's server through the rounds, then scrapes each once more. */
-    static Result run(Rig rig, Map<String, Rig.Launch> launches, int calls, int connections) throws Exception {
+    static Result run(Rig rig, Map<String, Rig.Server> launches, int calls, int connections) throws Exception {
         Rig.Settings s = rig.settings();
         Map<String, ServerProcess> servers = rig.start(launches);
         try {
@@ -53,8 +55,9 @@ final class ClosedSweep {
                 targets.put(e.getKey(), new InterleavedRounds.Target(e.getValue(), rig.stubProcess(),
                         e.getValue().uri().resolve(Rig.MASHUP), calls));
             }
-            Map<String, List<Window>> windows = new InterleavedRounds(connections, s.warmupMillis(),
-                    s.measureMillis(), s.rounds()).rotating().measure(targets, new LinkedHashMap<>(), round -> { });
+            Map<String, List<Window>> windows = new InterleavedRounds(new Rounds(calls, s.rounds(),
+                    new Load(connections, s.warmupMillis(), s.measureMillis()), s.launch())).rotating()
+                    .measure(targets, new LinkedHashMap<>(), round -> "");
             Map<String, Prometheus> end = new LinkedHashMap<>();
             for (Map.Entry<String, ServerProcess> e : servers.entrySet()) {
                 end.put(e.getKey(), rig.metrics(e.getValue()));

@@ -1,15 +1,15 @@
 package io.rc10k.benchmarks.tuning;
 
 import io.rc10k.benchmarks.capacity.HeapPerMashup;
+import io.rc10k.benchmarks.capacity.HeapReport;
+import io.rc10k.benchmarks.launch.Launch;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -38,16 +38,15 @@ final class JvmKnobs {
             HeapPerMashup.Settings d = HeapPerMashup.Settings.defaults();
             HeapPerMashup.Settings settings = new HeapPerMashup.Settings(inflight, 6, delayMillis,
                     delayMillis + 5_000, "async", d.maxThreads(), Math.min(d.warmupRequests(), inflight),
-                    rig.settings().java(), List.of("-Xmx" + value), rig.settings().mashupJar(),
-                    rig.settings().stubJar());
+                    rig.settings().launch().withMoreJvmArgs(List.of("-Xmx" + value)));
             try {
-                HeapPerMashup.Report r = HeapPerMashup.run(settings);
+                HeapReport r = HeapPerMashup.run(settings);
                 table.add(value, String.format(Locale.ROOT, "%,d", inflight), r.measured() ? "yes"
                                 : "no: " + ClosedSweep.shorten(r.notMeasured()),
                         String.format(Locale.ROOT, "%,d", r.ok()), String.format(Locale.ROOT, "%,d", r.failed())
                                 + (r.firstFailure() == null ? "" : " (" + ClosedSweep.shorten(r.firstFailure())
                                 + ")"),
-                        mib(r.idleHeapBytes()), r.measured() ? mib(r.loadedHeapBytes()) : "—",
+                        mib(r.idle().liveBytes()), r.measured() ? mib(r.loaded().liveBytes()) : "—",
                         r.measured() ? String.format(Locale.ROOT, "%.1f", r.bytesPerMashup() / 1024) : "—");
             } catch (Exception e) {
                 table.add(value, String.format(Locale.ROOT, "%,d", inflight), "no: the run failed", "—",
@@ -69,10 +68,11 @@ final class JvmKnobs {
         long deadline = 2_000;
         Path definitions = rig.definitions(Rig.mashup(rig.stubs(), "\"protocol\":\"h2c\"", 6,
                 "delay=100&bytes=2048", deadline));
-        Map<String, Rig.Launch> launches = new LinkedHashMap<>();
+        Map<String, Rig.Server> launches = new LinkedHashMap<>();
         Map<String, List<String>> cells = new LinkedHashMap<>();
         for (String java : javas) {
-            String version = version(java);
+            Launch l = rig.settings().launch();
+            String version = version(new Launch(java, List.of(), l.mashupJar(), l.stubJar(), l.benchmarksJar()));
             int feature = Integer.parseInt(version.split("[.+-]")[0]);
             String jdk = "JDK " + version;
             for (String collector : collectors) {
@@ -80,7 +80,7 @@ final class JvmKnobs {
                 if (collector.equals("ZGC") && feature >= 21 && feature < 24) {
                     jvmArgs.add("-XX:+ZGenerational");
                 }
-                launches.put(jdk + " " + collector, new Rig.Launch(definitions, List.of(), jvmArgs, java, 0));
+                launches.put(jdk + " " + collector, new Rig.Server(definitions, List.of(), jvmArgs, java, 0));
                 cells.put(jdk + " " + collector, List.of(jdk, collector));
             }
         }
@@ -108,16 +108,12 @@ final class JvmKnobs {
         };
     }
 
-    /** The version {@code java -version} prints ({@code 17.0.15}, {@code 25.0.3}). */
-    static String version(String java) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(java, "-version").redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IOException(java + " -version failed: " + out);
-        }
-        Matcher m = VERSION.matcher(out);
+    /** The version the launch's {@code java -version} names ({@code 17.0.15}, {@code 25.0.3}). */
+    static String version(Launch launch) throws IOException, InterruptedException {
+        String line = launch.javaVersion();
+        Matcher m = VERSION.matcher(line);
         if (!m.find()) {
-            throw new IOException("no version in the output of " + java + " -version: " + out);
+            throw new IOException("no version in the first line of " + launch.java() + " -version: " + line);
         }
         return m.group(1);
     }

@@ -70,7 +70,7 @@ final class OpenSweep {
      * Every value's server through the rounds at {@code rate} requests per second of {@link Rig#MASHUP}; each
      * request bounded by the client at {@code deadlineMillis} + 10 s.
      */
-    static Map<String, List<Phase>> run(Rig rig, Map<String, Rig.Launch> launches, double rate, long deadlineMillis)
+    static Map<String, List<Phase>> run(Rig rig, Map<String, Rig.Server> launches, double rate, long deadlineMillis)
             throws Exception {
         Rig.Settings s = rig.settings();
         Map<String, ServerProcess> servers = rig.start(launches);

@@ -54,7 +54,7 @@ final class OsKnobs {
                 }
                 List<String> args = unbounded ? List.of("--max-connections", "19488", "--max-inflight", "10000")
                         : List.of();
-                Rig.Launch launch = new Rig.Launch(definitions, args, List.of(), null, Long.parseLong(parts[0]));
+                Rig.Server launch = new Rig.Server(definitions, args, List.of(), null, Long.parseLong(parts[0]));
                 ServerProcess server = rig.start(Map.of(value, launch)).get(value);
                 try {
                     Matcher limits = LIMITS.matcher(server.readyLine());
@@ -95,7 +95,7 @@ final class OsKnobs {
             for (String value : rotate(values, round)) {
                 List<String> args = kernel ? List.of() : List.of("--accept-queue", value);
                 try (Sysctl somaxconn = kernel ? Sysctl.set("net.core.somaxconn", value) : null) {
-                    ServerProcess server = rig.start(Map.of(value, new Rig.Launch(definitions, args))).get(value);
+                    ServerProcess server = rig.start(Map.of(value, new Rig.Server(definitions, args))).get(value);
                     try {
                         burst(server, 200, 20_000); // the JIT and the partner connection, before the measured burst
                         Burst b = burst(server, burst, 30_000);
@@ -127,12 +127,12 @@ final class OsKnobs {
         int connections = 32;
         int calls = 6;
         String noRetries = "\"retries\":0";
-        Map<String, Rig.Launch> launches = new LinkedHashMap<>();
-        launches.put("keep-alive", new Rig.Launch(rig.definitions(Rig.mashup(rig.stubs(), noRetries, calls, "",
+        Map<String, Rig.Server> launches = new LinkedHashMap<>();
+        launches.put("keep-alive", new Rig.Server(rig.definitions(Rig.mashup(rig.stubs(), noRetries, calls, "",
                 5_000)), List.of()));
-        launches.put("close", new Rig.Launch(rig.definitions(Rig.mashup(rig.stubs(), noRetries, calls, "close=true",
+        launches.put("close", new Rig.Server(rig.definitions(Rig.mashup(rig.stubs(), noRetries, calls, "close=true",
                 5_000)), List.of()));
-        launches.put("timeout", new Rig.Launch(rig.definitions(Rig.mashup(rig.stubs(), noRetries
+        launches.put("timeout", new Rig.Server(rig.definitions(Rig.mashup(rig.stubs(), noRetries
                 + ",\"callTimeoutMillis\":50", calls, "delay=200", 5_000)), List.of()));
         for (String value : values) {
             String[] parts = value.split("/");

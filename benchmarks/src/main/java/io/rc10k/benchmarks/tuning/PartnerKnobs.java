@@ -25,10 +25,10 @@ final class PartnerKnobs {
 
     /** {@code maxConnections} of an HTTP/1.1 partner answering after 20 ms; 128 clients, C = 6. */
     static Table connections(Rig rig, List<String> values, String baseline) throws Exception {
-        Map<String, Rig.Launch> launches = new LinkedHashMap<>();
+        Map<String, Rig.Server> launches = new LinkedHashMap<>();
         Map<String, List<String>> cells = new LinkedHashMap<>();
         for (String value : values) {
-            launches.put(value, new Rig.Launch(rig.definitions(Rig.mashup(rig.stubs(), "\"maxConnections\":" + value
+            launches.put(value, new Rig.Server(rig.definitions(Rig.mashup(rig.stubs(), "\"maxConnections\":" + value
                     + ",\"maxQueued\":4096", CALLS, "delay=" + DELAY_MILLIS, 5_000)), List.of()));
             cells.put(value, List.of(value));
         }
@@ -44,10 +44,10 @@ final class PartnerKnobs {
 
     /** {@code maxStreamsPerConnection} of an h2c partner answering after 20 ms; 128 clients, C = 6. */
     static Table streams(Rig rig, List<String> values, String baseline) throws Exception {
-        Map<String, Rig.Launch> launches = new LinkedHashMap<>();
+        Map<String, Rig.Server> launches = new LinkedHashMap<>();
         Map<String, List<String>> cells = new LinkedHashMap<>();
         for (String value : values) {
-            launches.put(value, new Rig.Launch(rig.definitions(Rig.mashup(rig.stubs(), "\"protocol\":\"h2c\","
+            launches.put(value, new Rig.Server(rig.definitions(Rig.mashup(rig.stubs(), "\"protocol\":\"h2c\","
                     + "\"maxStreamsPerConnection\":" + value + ",\"maxQueued\":4096", CALLS, "delay=" + DELAY_MILLIS,
                     5_000)), List.of()));
             cells.put(value, List.of(value));
@@ -65,7 +65,7 @@ final class PartnerKnobs {
      * {@code LIMIT}; 16 clients, C = 6, HTTP/1.1, zero delay.
      */
     static Table maxResponseBytes(Rig rig, List<String> values, String baseline) throws Exception {
-        Map<String, Rig.Launch> launches = new LinkedHashMap<>();
+        Map<String, Rig.Server> launches = new LinkedHashMap<>();
         Map<String, List<String>> cells = new LinkedHashMap<>();
         for (String value : values) {
             String[] bl = value.split("/");
@@ -73,7 +73,7 @@ final class PartnerKnobs {
                 throw new IllegalArgumentException("max-response-bytes: \"" + value + "\" (accepted: BODY/LIMIT, "
                         + "e.g. 64k/1m)");
             }
-            launches.put(value, new Rig.Launch(rig.definitions(Rig.mashup(rig.stubs(), "\"maxResponseBytes\":"
+            launches.put(value, new Rig.Server(rig.definitions(Rig.mashup(rig.stubs(), "\"maxResponseBytes\":"
                     + bytes(bl[1]), CALLS, "bytes=" + bytes(bl[0]), 5_000)), List.of(), List.of("-Xmx1g"), null, 0));
             cells.put(value, List.of(bl[0], bl[1]));
         }
@@ -90,11 +90,11 @@ final class PartnerKnobs {
     /** {@code --max-buffered-bytes}: partner bodies of 128 KiB, C = 6, 32 clients, -Xmx1g (the default: 256 MiB). */
     static Table maxBufferedBytes(Rig rig, List<String> values, String baseline) throws Exception {
         String definitions = Rig.mashup(rig.stubs(), "", CALLS, "bytes=131072", 5_000);
-        Map<String, Rig.Launch> launches = new LinkedHashMap<>();
+        Map<String, Rig.Server> launches = new LinkedHashMap<>();
         Map<String, List<String>> cells = new LinkedHashMap<>();
         for (String value : values) {
             List<String> args = value.equals("default") ? List.of() : List.of("--max-buffered-bytes", value);
-            launches.put(value, new Rig.Launch(rig.definitions(definitions), args, List.of("-Xmx1g"), null, 0));
+            launches.put(value, new Rig.Server(rig.definitions(definitions), args, List.of("-Xmx1g"), null, 0));
             cells.put(value, List.of(value.equals("default") ? "default (¼ heap)" : value));
         }
         Table table = new Table("max-buffered-bytes", "Partner bytes held at once over every partner "

@@ -1,6 +1,7 @@
 package io.rc10k.benchmarks.tuning;
 
 import io.rc10k.benchmarks.capacity.StubProcess;
+import io.rc10k.benchmarks.launch.Launch;
 import io.rc10k.harness.Prometheus;
 import io.rc10k.harness.ServerProcess;
 import java.io.IOException;
@@ -29,7 +30,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * try (Rig rig = new Rig(settings)) {
  *     Path definitions = rig.definitions(Rig.mashup(rig.stubs(), "\"protocol\":\"h2c\"", 6, "", 5_000));
  *     Map<String, ServerProcess> servers = rig.start(Map.of("1",
- *             new Rig.Launch(definitions, List.of("--selectors", "1"))));
+ *             new Rig.Server(definitions, List.of("--selectors", "1"))));
  * }
  * }</pre>
  *
@@ -43,11 +44,12 @@ final class Rig implements AutoCloseable {
     /**
      * How the run is done.
      *
+     * @param launch        the servers' java and JVM options (each server's own come after), and the jars
      * @param rounds        interleaved rounds per sweep (every value once per round)
      * @param warmupMillis  the longest warm-up of a closed-loop window, and the open-model warm-up phase
      * @param measureMillis a closed-loop window, and an open-model phase
      */
-    record Settings(Path mashupJar, Path stubJar, String java, int rounds, long warmupMillis, long measureMillis) {
+    record Settings(Launch launch, int rounds, long warmupMillis, long measureMillis) {
         Settings {
             if (rounds < 1) {
                 throw new IllegalArgumentException("--rounds: " + rounds + " (accepted: at least 1)");
@@ -61,10 +63,11 @@ final class Rig implements AutoCloseable {
 
     /**
      * One server of a sweep: its definitions, its options past {@code --config} and {@code --port 0}, its JVM
-     * options, its {@code java}, and the open-file limit it runs under (0: this process's).
+     * options (after the launch's), its {@code java} (null: the launch's), and the open-file limit it runs under
+     * (0: this process's).
      */
-    record Launch(Path definitions, List<String> args, List<String> jvmArgs, String java, long openFiles) {
-        Launch(Path definitions, List<String> args) {
+    record Server(Path definitions, List<String> args, List<String> jvmArgs, String java, long openFiles) {
+        Server(Path definitions, List<String> args) {
             this(definitions, args, List.of(), null, 0);
         }
     }
@@ -75,12 +78,7 @@ final class Rig implements AutoCloseable {
     private HttpClient client;
 
     Rig(Settings settings) throws IOException {
-        for (Path jar : List.of(settings.mashupJar(), settings.stubJar())) {
-            if (!Files.isRegularFile(jar)) {
-                throw new IOException("no jar at " + jar.toAbsolutePath() + "; build first with "
-                        + "./mvnw -q package -DskipTests (or pass --mashup-jar, --stub-jar)");
-            }
-        }
+        settings.launch().requireJars(false);
         this.settings = settings;
     }
 
@@ -91,7 +89,7 @@ final class Rig implements AutoCloseable {
     /** The partner stubs, started on first use: HTTP/1.1 and h2c on one port, stalls capped at 5 s. */
     URI stubs() throws IOException {
         if (stubs == null) {
-            stubs = StubProcess.start(settings.stubJar(), List.of(), List.of("--h2c", "--max-stall", "5000"));
+            stubs = StubProcess.start(settings.launch().stubJar(), List.of(), List.of("--h2c", "--max-stall", "5000"));
         }
         return stubs.uri();
     }
@@ -131,40 +129,42 @@ final class Rig implements AutoCloseable {
      * Starts a server per entry, all at once (each waits for its JVM), and returns them under the same keys
      * once every one is ready; if one cannot start, the others are stopped and its failure thrown.
      */
-    Map<String, ServerProcess> start(Map<String, Launch> launches) throws IOException {
+    Map<String, ServerProcess> start(Map<String, Server> servers) throws IOException {
         Map<String, CompletableFuture<ServerProcess>> starting = new LinkedHashMap<>();
-        launches.forEach((name, launch) -> starting.put(name, CompletableFuture.supplyAsync(() -> {
+        servers.forEach((name, server) -> starting.put(name, CompletableFuture.supplyAsync(() -> {
             try {
-                return ServerProcess.start("mashup " + name, command(launch), MASHUP_READY);
+                return ServerProcess.start("mashup " + name, command(server), MASHUP_READY);
             } catch (IOException e) {
                 throw new CompletionException(e);
             }
         })));
-        Map<String, ServerProcess> servers = new LinkedHashMap<>();
+        Map<String, ServerProcess> started = new LinkedHashMap<>();
         IOException failure = null;
         for (Map.Entry<String, CompletableFuture<ServerProcess>> e : starting.entrySet()) {
             try {
-                servers.put(e.getKey(), e.getValue().join());
+                started.put(e.getKey(), e.getValue().join());
             } catch (CompletionException ex) {
                 Throwable cause = ex.getCause();
                 failure = cause instanceof IOException io ? io : new IOException(cause);
             }
         }
         if (failure != null) {
-            servers.values().forEach(ServerProcess::close);
+            started.values().forEach(ServerProcess::close);
             throw failure;
         }
-        return servers;
+        return started;
     }
 
     /** {@code [prlimit --nofile=N:N] java [jvmArgs] -jar mashup-server.jar --config F --port 0 … [args]}. */
-    private List<String> command(Launch launch) {
+    private List<String> command(Server server) {
         List<String> command = new ArrayList<>();
-        if (launch.openFiles() > 0) {
-            command.addAll(List.of("prlimit", "--nofile=" + launch.openFiles() + ":" + launch.openFiles()));
+        if (server.openFiles() > 0) {
+            command.addAll(List.of("prlimit", "--nofile=" + server.openFiles() + ":" + server.openFiles()));
         }
-        command.addAll(ServerProcess.mashupCommand(launch.java() != null ? launch.java() : settings.java(),
-                launch.jvmArgs(), settings.mashupJar(), launch.definitions(), launch.args()));
+        List<String> jvmArgs = new ArrayList<>(settings.launch().jvmArgs());
+        jvmArgs.addAll(server.jvmArgs());
+        command.addAll(ServerProcess.mashupCommand(server.java() != null ? server.java() : settings.launch().java(),
+                jvmArgs, settings.launch().mashupJar(), server.definitions(), server.args()));
         return command;
     }
 

@@ -56,7 +56,7 @@ final class ServerKnobs {
     /** {@code A/S}: {@code --acceptors A --selectors S} under {@code load}. */
     static Table selectors(Rig rig, List<String> values, String baseline, Load load) throws Exception {
         Path definitions = rig.definitions(Rig.mashup(rig.stubs(), load.partnerFields(), CALLS, "", 5_000));
-        Map<String, Rig.Launch> launches = new LinkedHashMap<>();
+        Map<String, Rig.Server> launches = new LinkedHashMap<>();
         Map<String, List<String>> cells = new LinkedHashMap<>();
         for (String value : values) {
             String[] as = value.split("/");
@@ -64,7 +64,7 @@ final class ServerKnobs {
                 throw new IllegalArgumentException("selectors: \"" + value
                         + "\" (accepted: ACCEPTORS/SELECTORS, e.g. 1/2)");
             }
-            launches.put(value, new Rig.Launch(definitions, List.of("--acceptors", as[0], "--selectors", as[1])));
+            launches.put(value, new Rig.Server(definitions, List.of("--acceptors", as[0], "--selectors", as[1])));
             cells.put(value, List.of(as[0], as[1]));
         }
         Table table = new Table("selectors", "Acceptors and selectors of the main connector (`--acceptors A "
@@ -83,10 +83,10 @@ final class ServerKnobs {
     static Table poolOption(Rig rig, String knob, String option, String question, List<String> values,
             String baseline, Load load) throws Exception {
         Path definitions = rig.definitions(Rig.mashup(rig.stubs(), load.partnerFields(), CALLS, "", 5_000));
-        Map<String, Rig.Launch> launches = new LinkedHashMap<>();
+        Map<String, Rig.Server> launches = new LinkedHashMap<>();
         Map<String, List<String>> cells = new LinkedHashMap<>();
         for (String value : values) {
-            launches.put(value, new Rig.Launch(definitions, List.of(option, value)));
+            launches.put(value, new Rig.Server(definitions, List.of(option, value)));
             cells.put(value, List.of(value));
         }
         Table table = new Table(knob, question + ": mashups per second and the server's CPU per answer under "
@@ -113,7 +113,7 @@ final class ServerKnobs {
                         "server's open files: idle clients connected / after the pause"));
         for (int round = 0; round < rig.settings().rounds(); round++) {
             for (String value : OsKnobs.rotate(values, round)) {
-                ServerProcess server = rig.start(Map.of(value, new Rig.Launch(definitions,
+                ServerProcess server = rig.start(Map.of(value, new Rig.Server(definitions,
                         List.of("--idle-timeout", value)))).get(value);
                 List<SocketChannel> channels = new ArrayList<>();
                 try {
@@ -179,10 +179,10 @@ final class ServerKnobs {
                 + "below and above what the machine can serve: what is answered, what is shed, and how long the "
                 + "admitted wait.", OpenSweep.columns(List.of("arrivals/s", "--max-inflight")));
         for (double rate : rates) {
-            Map<String, Rig.Launch> launches = new LinkedHashMap<>();
+            Map<String, Rig.Server> launches = new LinkedHashMap<>();
             Map<String, List<String>> cells = new LinkedHashMap<>();
             for (String value : values) {
-                launches.put(value, new Rig.Launch(definitions, List.of("--max-inflight", value)));
+                launches.put(value, new Rig.Server(definitions, List.of("--max-inflight", value)));
                 cells.put(value, List.of(String.format("%.0f", rate), value));
             }
             OpenSweep.addRows(table, OpenSweep.run(rig, launches, rate, deadline), cells);

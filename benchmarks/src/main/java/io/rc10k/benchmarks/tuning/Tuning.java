@@ -1,9 +1,8 @@
 package io.rc10k.benchmarks.tuning;
 
 import com.sun.management.OperatingSystemMXBean;
-import io.rc10k.benchmarks.capacity.StubProcess;
+import io.rc10k.benchmarks.launch.Launch;
 import io.rc10k.harness.CommandLine;
-import io.rc10k.harness.ServerProcess;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -65,9 +64,7 @@ public final class Tuning {
               --gc-java LIST     gc: the java commands to compare (default: this JVM's)
               --burst N          files, somaxconn, accept-queue: connections at once (default 2000, 8000, 8000)
               --heap-inflight N  heap: mashups held at once (default 4000)
-              --java PATH        the servers' java (default: this JVM's)
-              --mashup-jar PATH  (default mashup-server/target/mashup-server.jar)
-              --stub-jar PATH    (default partner-stubs/target/partner-stubs.jar)
+            """ + Launch.usage(21, "the servers' java") + """
               --out FILE         where the tables go (default tuning-tables.md)
               --help             print this and exit
               --version          print the version and exit
@@ -132,9 +129,7 @@ public final class Tuning {
     }
 
     public static void main(String[] args) throws Exception {
-        String java = ServerProcess.javaCommand();
-        Path mashupJar = Path.of(System.getProperty("rc10k.mashup.jar", "mashup-server/target/mashup-server.jar"));
-        Path stubJar = Path.of(System.getProperty("rc10k.stubs.jar", StubProcess.DEFAULT_JAR.toString()));
+        Launch.Reader launch = Launch.reader(Launch.defaults(), false);
         List<String> names = KNOBS;
         List<String> values = null;
         int rounds = 2;
@@ -165,11 +160,8 @@ public final class Tuning {
                 case "--heap-inflight" -> heapInflight = line.intValue();
                 case "--connections" -> connections = line.intValue();
                 case "--partner-protocol" -> protocol = line.value();
-                case "--java" -> java = line.value();
-                case "--mashup-jar" -> mashupJar = line.path();
-                case "--stub-jar" -> stubJar = line.path();
                 case "--out" -> out = line.path();
-                default -> line.unknown();
+                default -> launch.readOrUnknown(line);
             }
         }
         for (String name : names) {
@@ -187,12 +179,14 @@ public final class Tuning {
         Params params;
         Rig.Settings settings;
         try {
+            Launch servers = launch.get();
             params = new Params(rates != null ? rates : quick ? List.of(50.0, 400.0) : List.of(500.0, 3_000.0),
-                    gcRate > 0 ? gcRate : quick ? 100 : 1_000, gcJavas != null ? gcJavas : List.of(java), burst,
+                    gcRate > 0 ? gcRate : quick ? 100 : 1_000, gcJavas != null ? gcJavas : List.of(servers.java()),
+                    burst,
                     heapInflight > 0 ? heapInflight : quick ? 200 : 4_000, quick,
                     new ServerKnobs.Load(connections, protocol));
-            settings = quick ? new Rig.Settings(mashupJar, stubJar, java, 1, 1_000, 1_000)
-                    : new Rig.Settings(mashupJar, stubJar, java, rounds, warmup, measure);
+            settings = quick ? new Rig.Settings(servers, 1, 1_000, 1_000)
+                    : new Rig.Settings(servers, rounds, warmup, measure);
         } catch (IllegalArgumentException e) {
             throw line.fail(e.getMessage());
         }

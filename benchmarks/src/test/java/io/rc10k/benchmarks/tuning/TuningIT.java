@@ -3,6 +3,7 @@ package io.rc10k.benchmarks.tuning;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rc10k.benchmarks.launch.Launch;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,16 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
  * a row per value with every column filled, every mashup answered, the table written — never the figures.
  */
 class TuningIT {
-    private static final Path MASHUP_JAR = Path.of(System.getProperty("rc10k.mashup.jar",
-            "../mashup-server/target/mashup-server.jar"));
-    private static final Path STUB_JAR = Path.of(System.getProperty("rc10k.stubs.jar",
-            "../partner-stubs/target/partner-stubs.jar"));
-
     @Test
     void aKnobsTableHasARowPerValueWithItsColumnsAndIsWritten(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("tuning.md");
-        Rig.Settings settings = new Rig.Settings(MASHUP_JAR, STUB_JAR, ProcessHandle.current().info().command()
-                .orElse("java"), 1, 0, 500);
+        Rig.Settings settings = new Rig.Settings(Launch.defaults(), 1, 0, 500);
         Tuning.Params params = new Tuning.Params(List.of(50.0), 50, List.of(), 0, 100, true,
                 new ServerKnobs.Load(8, "h2c"));
 

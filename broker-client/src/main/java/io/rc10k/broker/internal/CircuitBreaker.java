@@ -1,7 +1,7 @@
 package io.rc10k.broker.internal;
 
+import io.rc10k.broker.CircuitBreakerSettings;
 import io.rc10k.broker.Outcome;
-import io.rc10k.broker.Partner;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +32,7 @@ final class CircuitBreaker {
     private static final Logger LOG = LoggerFactory.getLogger(CircuitBreaker.class);
 
     private final String partner;
-    private final Partner.CircuitBreakerSettings settings;
+    private final CircuitBreakerSettings settings;
     private final boolean[] recent;
     private int recentCount;
     private int recentFailures;
@@ -45,7 +45,7 @@ final class CircuitBreaker {
     private long probes;
     private long probe;
 
-    CircuitBreaker(String partner, Partner.CircuitBreakerSettings settings) {
+    CircuitBreaker(String partner, CircuitBreakerSettings settings) {
         this.partner = partner;
         this.settings = settings;
         this.recent = new boolean[Math.max(1, settings.window())];

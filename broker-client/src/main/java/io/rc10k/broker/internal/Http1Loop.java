@@ -27,9 +27,9 @@ final class Http1Loop implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(Http1Loop.class);
     static final long TICK_MILLIS = 50;
     /**
-     * Tasks run between two selects. Without a bound, 2,000 calls arriving at once queued 4,000 opens
-     * that other threads kept adding to while the loop ran them, and no connect was finished, so no
-     * request written, until the queue ran dry (docs/results/cold-burst.md).
+     * Tasks run between two selects. Without a bound, a burst of calls arriving at once queued opens that
+     * other threads kept adding to while the loop ran them, and no connect was finished, so no request
+     * written, until the queue ran dry (docs/results/cold-burst.md).
      */
     static final int MAX_TASKS_PER_SELECT = 64;
 

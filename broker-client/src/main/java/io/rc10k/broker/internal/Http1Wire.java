@@ -1,6 +1,7 @@
 package io.rc10k.broker.internal;
 
 import io.rc10k.broker.Partner;
+import io.rc10k.broker.Protocol;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -44,9 +45,8 @@ public final class Http1Wire extends AbstractLifeCycle implements Wire {
      * The loops a pool can spare: one per two cores (at most 8), as Jetty gives a server connector one
      * selector per two cores, so that the server's selectors and these loops come to about one event
      * thread per core; and no more than one per 16 threads of a sized pool (so a pool of 8 keeps its
-     * threads for requests). More loops than that only wake more threads per mashup: on 2 cores, one loop
-     * instead of two took 0.84× the CPU per mashup and 1.3 instead of 2.3 context switches
-     * (docs/results/peers.md).
+     * threads for requests). More loops than that only wake more threads per mashup: fewer loops cost less CPU
+     * and fewer context switches per mashup (measured in docs/results/peers.md).
      */
     public static int defaultLoops(Executor executor) {
         int loops = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors() / 2));
@@ -59,7 +59,7 @@ public final class Http1Wire extends AbstractLifeCycle implements Wire {
     public Http1Wire(Collection<Partner> partners, Executor executor, int loops) throws IOException {
         this.executor = executor;
         for (Partner partner : partners) {
-            if (partner.protocol() == Partner.Protocol.HTTP_1_1 && !partner.secure()) {
+            if (partner.protocol() == Protocol.HTTP_1_1 && !partner.secure()) {
                 destinations.put(partner.name(), partner.baseUris().stream()
                         .map(base -> new Http1Destination(this, partner, base)).toArray(Http1Destination[]::new));
             }

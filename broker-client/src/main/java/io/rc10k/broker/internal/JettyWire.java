@@ -14,9 +14,11 @@ import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpVersion;
 
 /**
- * Calls over Jetty's {@link HttpClient}: what h2c partners use. Each request carries the partner's
+ * Calls over Jetty's {@link HttpClient}: what h2c and https partners use. Each request carries the partner's
  * name as its tag, so each partner is a destination (and a connection pool, see {@link PartnerPools}) of
- * its own. Events come on Jetty's threads, as its listeners deliver them.
+ * its own. Events come on Jetty's threads, as its listeners deliver them: over a client whose transport is
+ * {@code NON_BLOCKING} (the h2c one) on the thread that parsed the response, as on an HTTP/1.1 loop, so
+ * nothing they run may block.
  */
 public final class JettyWire implements Wire {
     private final HttpClient http;

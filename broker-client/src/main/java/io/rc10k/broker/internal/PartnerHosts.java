@@ -1,5 +1,6 @@
 package io.rc10k.broker.internal;
 
+import io.rc10k.broker.Balancing;
 import io.rc10k.broker.Outcome;
 import io.rc10k.broker.Partner;
 import java.net.URI;
@@ -86,7 +87,7 @@ public final class PartnerHosts {
     public PartnerHosts(Partner partner) {
         this.partner = partner.name();
         this.hosts = partner.baseUris().stream().map(Host::new).toArray(Host[]::new);
-        this.roundRobin = partner.balancing() == Partner.Balancing.ROUND_ROBIN;
+        this.roundRobin = partner.balancing() == Balancing.ROUND_ROBIN;
         this.failuresToEject = partner.ejection().consecutiveFailures();
         this.coolDownNanos = partner.ejection().coolDown().toNanos();
     }

@@ -1,6 +1,6 @@
 package io.rc10k.broker.internal;
 
-import io.rc10k.broker.Partner;
+import io.rc10k.broker.PartnerTls;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -13,7 +13,7 @@ import java.util.Collection;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
- * Turns a partner's {@link Partner.Tls} into Jetty's client TLS settings: TLS 1.2 and 1.3 only, host
+ * Turns a partner's {@link PartnerTls} into Jetty's client TLS settings: TLS 1.2 and 1.3 only, host
  * names checked unless the settings say otherwise, the trust and key stores they name loaded.
  *
  * <p>Also what checks the files when a partner is built, so a bad CA file is found by {@code --check},
@@ -25,14 +25,27 @@ public final class TlsMaterial {
     private TlsMaterial() {
     }
 
-    /** Loads every store {@code tls} names, so that a file that cannot be used fails here, naming the field. */
-    public static void check(String partner, Partner.Tls tls) {
+    /**
+     * Reads and loads every file {@code tls} names, so that one that is missing or cannot be used fails here,
+     * naming the field.
+     */
+    public static void check(String partner, PartnerTls tls) {
+        readable(partner + ".tls.caFile", tls.caFile());
+        readable(partner + ".tls.trustStore", tls.trustStore());
+        readable(partner + ".tls.keyStore", tls.keyStore());
         trustStore(partner, tls);
         keyStore(partner, tls);
     }
 
+    private static void readable(String field, Path file) {
+        if (file != null && !Files.isReadable(file)) {
+            throw new IllegalArgumentException(field + ": " + file + (Files.exists(file) ? " cannot be read"
+                    : " does not exist"));
+        }
+    }
+
     /** A new, unstarted client context for {@code tls}; the client that owns it starts it. */
-    public static SslContextFactory.Client sslContextFactory(String owner, Partner.Tls tls) {
+    public static SslContextFactory.Client sslContextFactory(String owner, PartnerTls tls) {
         SslContextFactory.Client ssl = new SslContextFactory.Client();
         ssl.setIncludeProtocols(PROTOCOLS);
         // Handshakes run on event threads. The JDK's default NativePRNG reads /dev/urandom for every random
@@ -55,7 +68,7 @@ public final class TlsMaterial {
         return ssl;
     }
 
-    private static KeyStore trustStore(String partner, Partner.Tls tls) {
+    private static KeyStore trustStore(String partner, PartnerTls tls) {
         if (tls.caFile() != null) {
             return certificates(partner + ".tls.caFile", tls.caFile());
         }
@@ -65,7 +78,7 @@ public final class TlsMaterial {
         return null;
     }
 
-    private static KeyStore keyStore(String partner, Partner.Tls tls) {
+    private static KeyStore keyStore(String partner, PartnerTls tls) {
         return tls.keyStore() == null ? null : load(partner + ".tls.keyStore", tls.keyStore(), tls.keyStorePassword());
     }
 

@@ -1,6 +1,8 @@
 package io.rc10k.broker.fuzz;
 
 import io.rc10k.broker.BrokerClient;
+import io.rc10k.broker.Call;
+import io.rc10k.broker.CircuitBreakerSettings;
 import io.rc10k.broker.Exchange;
 import io.rc10k.broker.ExchangeListener;
 import io.rc10k.broker.Outcome;
@@ -91,7 +93,7 @@ public final class Http1Fuzzer {
                 .callTimeout(callTimeout)
                 .retries(0)
                 // Its faults are the point: a breaker would soon answer CIRCUIT_OPEN instead of calling.
-                .circuitBreaker(Partner.CircuitBreakerSettings.DISABLED)
+                .circuitBreaker(CircuitBreakerSettings.DISABLED)
                 .build();
     }
 
@@ -120,7 +122,7 @@ public final class Http1Fuzzer {
         ReferenceParse.Expected expected = ReferenceParse.judge(plan, maxResponseBytes);
         Recorder recorder = new Recorder();
         try {
-            Exchange exchange = broker.newExchange(partnerName).path("fuzz/" + id).listener(recorder).start();
+            Exchange exchange = broker.send(Call.to(partnerName).path("fuzz/" + id).listener(recorder).build());
             Outcome outcome;
             try {
                 outcome = exchange.outcome().toCompletableFuture().get(HANG_SECONDS, TimeUnit.SECONDS);
@@ -293,7 +295,7 @@ public final class Http1Fuzzer {
 
     /** Calls a well-behaved partner: the client must still answer it after whatever came before. */
     public static String checkWellBehaved(BrokerClient broker, String partnerName) throws InterruptedException {
-        CompletableFuture<Outcome> outcome = broker.newExchange(partnerName).path("stub").start().outcome()
+        CompletableFuture<Outcome> outcome = broker.send(Call.to(partnerName).path("stub").build()).outcome()
                 .toCompletableFuture();
         try {
             Outcome answer = outcome.get(HANG_SECONDS, TimeUnit.SECONDS);

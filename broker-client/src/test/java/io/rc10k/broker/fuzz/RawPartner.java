@@ -27,7 +27,7 @@ import java.util.function.IntConsumer;
  * <pre>{@code
  * try (RawPartner partner = RawPartner.start()) {
  *     RawPartner.Served served = partner.register(7, ResponsePlan.whole("x", bytes, Ending.CLOSE));
- *     broker.newExchange("raw").path("fuzz/7").start();
+ *     broker.send(Call.to("raw").path("fuzz/7").build());
  *     served.written().get(10, TimeUnit.SECONDS);
  * }
  * }</pre>

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rc10k.broker.CircuitBreakerSettings;
 import io.rc10k.broker.ExchangeListener;
 import io.rc10k.broker.Outcome;
 import io.rc10k.broker.Partner;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class AdmissionTest {
     /** One exchange in flight at most; a breaker that opens after two failures in a row, for a minute. */
     private static final Partner PARTNER = Partner.builder("p", "http://p.invalid:1").maxConnections(1).maxQueued(0)
-            .circuitBreaker(new Partner.CircuitBreakerSettings(true, 2, 1.0, 100, 100, Duration.ofMinutes(1)))
+            .circuitBreaker(new CircuitBreakerSettings(true, 2, 1.0, 100, 100, Duration.ofMinutes(1)))
             .build();
 
     private final PartnerState state = new PartnerState(PARTNER, new BufferBudget(1 << 20));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rc10k.broker.Balancing;
 import io.rc10k.broker.Exchange;
 import io.rc10k.broker.ExchangeListener;
 import io.rc10k.broker.Hedging;
@@ -30,7 +31,7 @@ class AttemptRunnerTest {
         // Round robin, the down host first: the first attempt fails to connect, the retry avoids that host.
         List<String> upAndDown = LOOPBACK.upAndDown();
         Partner partner = LOOPBACK.partner().hosts(List.of(upAndDown.get(1), upAndDown.get(0)))
-                .balancing(Partner.Balancing.ROUND_ROBIN).retries(1).build();
+                .balancing(Balancing.ROUND_ROBIN).retries(1).build();
         PartnerState state = LOOPBACK.state(partner);
         AtomicInteger failedConnects = new AtomicInteger();
         Outcome outcome = LOOPBACK.run(state, "stub", null, new ExchangeListener() {

@@ -2,8 +2,8 @@ package io.rc10k.broker.internal;
 
 /**
  * What {@link FanOutChainedCallTest} drives: a fan-out of three calls in which call 2 is chained on calls 0
- * and 1 ({@code callAfter(new int[] {0, 1}, …)}): {@link LedgerFanOut}, the real {@link FanOutLedger} as
- * {@code FanOut.Run} drives it. (Before the ledger, a copy of {@code FanOut.Run}'s completion with its plain
+ * and 1 ({@code Call.to(…).after(0, 1)}): {@link LedgerFanOut}, the real {@link FanOutLedger} as
+ * {@code FanOutRun} drives it. (Before the ledger, a copy of {@code FanOutRun}'s completion with its plain
  * array of outcomes stood here, and jcstress saw the hang: docs/concurrency.md.)
  */
 interface ChainedFanOut {

@@ -1,5 +1,6 @@
 package io.rc10k.broker.internal;
 
+import io.rc10k.broker.CircuitBreakerSettings;
 import io.rc10k.broker.ExchangeListener;
 import io.rc10k.broker.Hedging;
 import io.rc10k.broker.Partner;
@@ -28,7 +29,7 @@ import org.openjdk.jcstress.infra.results.IIL_Result;
 final class ExchangeFixture {
     /** Two exchanges admitted at once (an exchange and its hedge); no retry; a breaker that never opens. */
     static final Partner PARTNER = Partner.builder("p", "http://partner.invalid:8080").maxConnections(2).maxQueued(0)
-            .retries(0).circuitBreaker(Partner.CircuitBreakerSettings.DISABLED).build();
+            .retries(0).circuitBreaker(CircuitBreakerSettings.DISABLED).build();
     static final URI PATH = URI.create("http://partner.invalid:8080/weather");
     private static final HttpFields ANSWER_FIELDS = HttpFields.build()
             .put(HttpHeader.CONTENT_TYPE, "application/json").put(HttpHeader.CONTENT_LENGTH, "2").asImmutable();

@@ -4,7 +4,7 @@ import io.rc10k.broker.Outcome;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * {@link FanOutLedger}, driven as {@code FanOut.Run} drives it: an ended call is recorded, every
+ * {@link FanOutLedger}, driven as {@code FanOutRun} drives it: an ended call is recorded, every
  * later-stage call it made ready is claimed and made (here it ends at once, as an unsent call does),
  * and the count that reaches zero completes the fan-out. Calls 0 and 1 are made at start; call 2 waits
  * for both.

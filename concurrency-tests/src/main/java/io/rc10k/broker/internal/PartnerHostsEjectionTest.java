@@ -1,5 +1,6 @@
 package io.rc10k.broker.internal;
 
+import io.rc10k.broker.Ejection;
 import io.rc10k.broker.Partner;
 import java.time.Duration;
 import java.util.List;
@@ -28,7 +29,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 public class PartnerHostsEjectionTest {
     private static final Partner PARTNER = Partner.builder("two-hosts", "http://127.0.0.1:1")
             .hosts(List.of("http://127.0.0.1:1", "http://127.0.0.1:2"))
-            .ejection(new Partner.Ejection(1, Duration.ofHours(1))).build();
+            .ejection(new Ejection(1, Duration.ofHours(1))).build();
 
     private final PartnerHosts hosts = new PartnerHosts(PARTNER);
     private final PartnerHosts.Host first = hosts.all().get(0);

@@ -184,6 +184,11 @@ public record Behaviour(Delay delay, Long seed, long bytes, int status, Fault fa
         if (min == Long.MIN_VALUE) {
             accepted = "an integer";
         }
+        return integer(name, value, min, max, accepted);
+    }
+
+    /** {@code value} as an integer from {@code min} to {@code max}; else a failure naming {@code name}. */
+    static long integer(String name, String value, long min, long max, String accepted) throws BadParameterException {
         try {
             long n = Long.parseLong(value);
             if (n < min || n > max) {

@@ -2,6 +2,7 @@ package io.rc10k.stubs.internal;
 
 import io.rc10k.stubs.Misbehaviour;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.SelectionKey;
@@ -37,6 +38,17 @@ public final class HostileServer {
     public record Settings(String host, int port, int loops, int acceptQueue, long idleTimeoutMillis,
             long maxStallMillis, boolean chaos, double chaosProbability, long seed, List<Misbehaviour> chaosAmong,
             Misbehaviour atAccept) {
+        /** The same partner on an ephemeral loopback port: behind a TLS front that owns the public one. */
+        public Settings onLoopback() {
+            return new Settings(InetAddress.getLoopbackAddress().getHostAddress(), 0, loops, acceptQueue,
+                    idleTimeoutMillis, maxStallMillis, chaos, chaosProbability, seed, chaosAmong, atAccept);
+        }
+
+        /** What a partner that cannot bind its address says. */
+        public IllegalStateException cannotListen(IOException e) {
+            return new IllegalStateException("the hostile partner cannot listen on " + host + ":" + port + " ("
+                    + e.getMessage() + ")", e);
+        }
     }
 
     /** What every connection shares. */

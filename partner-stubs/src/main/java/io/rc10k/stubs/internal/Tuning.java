@@ -37,16 +37,7 @@ final class Tuning {
         if (value == null) {
             return absent;
         }
-        String accepted = "an integer from " + min + " to " + max + " (" + unit + ")";
-        try {
-            long n = Long.parseLong(value);
-            if (n < min || n > max) {
-                throw new BadParameterException(name, value, accepted);
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new BadParameterException(name, Behaviour.abbreviate(value), accepted);
-        }
+        return Behaviour.integer(name, value, min, max, "an integer from " + min + " to " + max + " (" + unit + ")");
     }
 
     /** Fails on the first parameter that was not read: the misbehaviour does not take it. */

@@ -1,7 +1,6 @@
 package io.rc10k.mashup.internal.modes;
 
 import io.rc10k.broker.BrokerClient;
-import io.rc10k.broker.ExchangeListener;
 import io.rc10k.broker.FanOut;
 import io.rc10k.broker.FanOutResult;
 import io.rc10k.broker.Outcome;
@@ -54,13 +53,9 @@ public final class AsyncMashupServlet extends MashupServlet {
     }
 
     @Override
-    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        long start = System.nanoTime();
-        MashupRouter.Route route = routeOrReject(request, response);
-        if (route == null) {
-            return;
-        }
-        FanOut fanOut = fanOut(request, response, route, i -> ExchangeListener.NONE);
+    protected void serve(HttpServletRequest request, HttpServletResponse response, MashupRouter.Route route,
+            long start) throws IOException {
+        FanOut fanOut = fanOut(request, response, route, null);
         if (fanOut == null) {
             return;
         }

@@ -40,12 +40,8 @@ public final class BlockingMashupServlet extends MashupServlet {
     }
 
     @Override
-    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        long start = System.nanoTime();
-        MashupRouter.Route route = routeOrReject(request, response);
-        if (route == null) {
-            return;
-        }
+    protected void serve(HttpServletRequest request, HttpServletResponse response, MashupRouter.Route route,
+            long start) throws IOException {
         int size = route.calls().size();
         @SuppressWarnings("unchecked")
         CompletableFuture<Object>[] ended = new CompletableFuture[size];

@@ -1,5 +1,6 @@
 package io.rc10k.mashup.internal.modes;
 
+import io.rc10k.mashup.Mode;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -20,8 +21,13 @@ public final class CallThreads extends AbstractLifeCycle implements Executor {
     private volatile Executor executor;
     private ExecutorService platform;
 
-    public CallThreads(boolean virtual) {
+    private CallThreads(boolean virtual) {
         this.virtual = virtual;
+    }
+
+    /** The threads a blocking mode runs its outbound calls on (not started); null for async, which has none. */
+    public static CallThreads of(Mode mode) {
+        return mode.blocks() ? new CallThreads(mode == Mode.VIRTUAL) : null;
     }
 
     @Override

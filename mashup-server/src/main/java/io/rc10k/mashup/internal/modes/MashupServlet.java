@@ -1,6 +1,7 @@
 package io.rc10k.mashup.internal.modes;
 
 import io.rc10k.broker.BrokerClient;
+import io.rc10k.broker.Call;
 import io.rc10k.broker.ExchangeListener;
 import io.rc10k.broker.FanOut;
 import io.rc10k.broker.Outcome;
@@ -21,7 +22,7 @@ import java.util.function.IntFunction;
 /**
  * What every mode shares: routing, rejections, composition, writing and metrics. Subclasses differ
  * only in how they wait for the partners ({@link AsyncMashupServlet}, {@link BlockingMashupServlet}).
- * Every request that {@link #routeOrReject} admits is answered exactly once, and that answer ends its
+ * Every request that {@link #doGet} routes is answered exactly once, and that answer ends its
  * in-flight count whatever happens while it is composed or written: {@link #answer} in the blocking
  * modes, {@link AsyncMashupServlet}'s non-blocking reply in async mode.
  */
@@ -39,54 +40,52 @@ abstract class MashupServlet extends HttpServlet {
         this.spans = spans;
     }
 
-    /** Routes the request (nothing has started yet); on a rejection writes the 4xx and returns null. */
-    protected MashupRouter.Route routeOrReject(HttpServletRequest request, HttpServletResponse response)
-            throws IOException {
+    /**
+     * Every mode's start: routes the request, and on a rejection writes the 4xx; else {@link #serve}s the
+     * route. Nothing has started before the route is served.
+     */
+    @Override
+    protected final void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        long start = System.nanoTime();
+        MashupRouter.Route route;
         try {
-            return router.route(request);
+            route = router.route(request);
         } catch (MashupRouter.Rejection rejection) {
             metrics.count(rejection.mashup(), rejection.status() == 404 ? "not_found" : "bad_request");
             refuse(request, response, rejection.status(), rejection.body());
-            return null;
+            return;
         }
+        serve(request, response, route, start);
     }
+
+    /** Runs the route's fan-out and answers: how this mode waits for the partners. */
+    protected abstract void serve(HttpServletRequest request, HttpServletResponse response, MashupRouter.Route route,
+            long startNanos) throws IOException;
 
     /**
      * The route's calls as one fan-out under its deadline, not started — what every mode runs, so the rules
      * (a required part's failure, chained calls, the deadline) are the fan-out's alone. On a call the broker
      * refuses, answers 400 and returns null.
      *
-     * @param listeners each call's listener, by its index in the route (or {@link ExchangeListener#NONE})
+     * @param listeners each call's listener, by its index in the route, or null for none
      */
     protected FanOut fanOut(HttpServletRequest request, HttpServletResponse response, MashupRouter.Route route,
             IntFunction<ExchangeListener> listeners) throws IOException {
         FanOut fanOut = broker.fanOut(route.mashup().deadline());
-        List<MashupRouter.Call> calls = route.calls();
+        List<Call> calls = route.calls();
         for (int i = 0; i < calls.size(); i++) {
-            MashupRouter.Call call = calls.get(i);
-            if (call.chained()) {
-                // Made from earlier parts' answers when they have ended; its path is checked then.
-                fanOut.callAfter(call.dependsOn(), call.partner(), call.method(), call.later(), call.headers(),
-                        listeners.apply(i), call.options());
-                continue;
-            }
+            Call call = calls.get(i);
             try {
-                fanOut.call(call.partner(), call.method(), call.pathAndQuery(), call.headers(), call.body(),
-                        listeners.apply(i), call.options());
+                fanOut.add(listeners == null ? call : call.withListener(listeners.apply(i)));
             } catch (IllegalArgumentException e) {
-                rejectCall(request, response, route, call);
+                // Its values would leave the partner's base path (a chained call's path is checked when made).
+                metrics.count(route.mashup().name(), "bad_request");
+                refuse(request, response, 400, Composite.error("bad_request", "a parameter value would make the call "
+                        + "to " + call.partner() + " leave its base path"));
                 return null;
             }
         }
         return fanOut;
-    }
-
-    /** Answers 400 for a call the broker refused (its values would leave the partner's base path). */
-    protected void rejectCall(HttpServletRequest request, HttpServletResponse response, MashupRouter.Route route,
-            MashupRouter.Call call) throws IOException {
-        metrics.count(route.mashup().name(), "bad_request");
-        refuse(request, response, 400, Composite.error("bad_request", "a parameter value would make the call to "
-                + call.partner() + " leave its base path"));
     }
 
     /** Writes a refusal (a JSON error, nothing started): with a blocking write here; async mode overrides. */

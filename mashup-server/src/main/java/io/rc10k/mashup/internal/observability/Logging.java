@@ -33,7 +33,7 @@ public final class Logging {
 
     /**
      * @param file   a Logback configuration to replace the bundled one, or null
-     * @param levels {@code LOGGER=LEVEL} (as {@link CommandLine} checked them), applied in order
+     * @param levels {@code LOGGER=LEVEL} (as {@code ServerArguments} checked them), applied in order
      * @throws IllegalArgumentException naming the file and what is wrong with it; logging is then
      *                                  left as it was, or half-configured by the bad file
      */

@@ -15,7 +15,6 @@ import io.rc10k.broker.Outcome;
 import io.rc10k.mashup.CallDefinition;
 import io.rc10k.mashup.Definitions;
 import io.rc10k.mashup.MashupDefinition;
-import io.rc10k.mashup.internal.routing.MashupRouter;
 import java.net.URI;
 import java.util.HashMap;
 import java.util.List;
@@ -49,7 +48,7 @@ final class RequestSpans {
     private static final AttributeKey<String> PARTNER = AttributeKey.stringKey("rc10k.partner");
 
     /** What one request recorded; turned into spans on the export thread. */
-    record Ended(MashupRouter.Route route, List<Outcome> outcomes, int status, boolean complete,
+    record Ended(TracedRequest route, List<Outcome> outcomes, int status, boolean complete,
             long startNanos, long endNanos) {
     }
 

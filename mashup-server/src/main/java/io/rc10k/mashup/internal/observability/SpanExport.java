@@ -19,7 +19,6 @@ import io.opentelemetry.sdk.trace.samplers.Sampler;
 import io.opentelemetry.sdk.trace.samplers.SamplingDecision;
 import io.rc10k.broker.Outcome;
 import io.rc10k.mashup.Definitions;
-import io.rc10k.mashup.internal.routing.MashupRouter;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -147,7 +146,7 @@ public final class SpanExport extends ContainerLifeCycle implements TraceContext
      * @param outcomes its calls' outcomes in call order (fewer, or null, when calls never ended)
      * @param status   the status answered (5xx: the span's status is an error), or 0 if none was
      */
-    public void ended(MashupRouter.Route route, List<Outcome> outcomes, int status, boolean complete,
+    public void ended(TracedRequest route, List<Outcome> outcomes, int status, boolean complete,
             long startNanos, long endNanos) {
         if (route.trace().sampled()
                 && !queue.offer(new RequestSpans.Ended(route, outcomes, status, complete, startNanos, endNanos))) {

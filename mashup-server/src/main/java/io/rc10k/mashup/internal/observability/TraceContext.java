@@ -316,7 +316,7 @@ public final class TraceContext {
     }
 
     /** Writes the 16 lowercase hex digits of {@code value} at {@code offset}. */
-    public static void hex(long value, byte[] out, int offset) {
+    private static void hex(long value, byte[] out, int offset) {
         for (int i = 15; i >= 0; i--) {
             out[offset + i] = HEX[(int) value & 0xf];
             value >>>= 4;

@@ -1,14 +1,17 @@
 package io.rc10k.mashup.internal.routing;
 
-import io.rc10k.broker.CallOptions;
+import io.rc10k.broker.Call;
 import io.rc10k.broker.Outcome;
+import io.rc10k.mashup.BodyTemplate;
 import io.rc10k.mashup.CallDefinition;
 import io.rc10k.mashup.Composite;
 import io.rc10k.mashup.Definitions;
 import io.rc10k.mashup.MashupDefinition;
 import io.rc10k.mashup.ParameterDefinition;
+import io.rc10k.mashup.PartReference;
 import io.rc10k.mashup.UriTemplate;
 import io.rc10k.mashup.internal.observability.TraceContext;
+import io.rc10k.mashup.internal.observability.TracedRequest;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +21,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 
@@ -29,32 +31,16 @@ import org.eclipse.jetty.http.HttpHeader;
  */
 public final class MashupRouter {
     /**
-     * One outbound call, ready for the broker: its headers are the forwarded ones plus its trace
-     * context ({@code traceparent} with the call's own span id, and {@code tracestate} if any). A
-     * chained call takes values from earlier parts: {@code pathAndQuery} is null, and {@code later}
-     * makes it from the outcomes of the calls at {@code dependsOn} (in that order) — or throws
-     * {@link IllegalArgumentException} saying which value is missing.
-     */
-    public record Call(String part, String partner, String method, String pathAndQuery, byte[] body,
-            HttpFields headers, CallOptions options, int[] dependsOn, Function<List<Outcome>, String> later) {
-        public boolean required() {
-            return options.required();
-        }
-
-        /** True for a chained call, made once its dependencies have ended. */
-        public boolean chained() {
-            return later != null;
-        }
-    }
-
-    /**
-     * A request that resolved to a mashup; {@code partNames} are its calls' names, {@code required} which
-     * of them are required (null when none is: shared, never modified), and {@code spanIds}
-     * their span ids, in call order; {@code trace} is the request's trace context.
+     * A request that resolved to a mashup: its {@code calls}, ready for the broker, each with the forwarded
+     * headers plus its trace context ({@code traceparent} with the call's own span id, and {@code tracestate}
+     * if any) — a chained call made from the outcomes of the parts it comes after, or skipped with the
+     * message of the value it missed; {@code partNames} are the calls' names, {@code required} which of them
+     * are required (null when none is: shared, never modified), and {@code spanIds} their span ids, in call
+     * order; {@code trace} is the request's trace context.
      */
     public record Route(MashupDefinition mashup, List<Call> calls, List<String> partNames, boolean[] required,
             TraceContext trace,
-            long[] spanIds) {
+            long[] spanIds) implements TracedRequest {
     }
 
     /** A request that did not: the status, the error code and a detail naming what is wrong. */
@@ -280,14 +266,15 @@ public final class MashupRouter {
             HttpFields headers = headers(call, request, trace, spanIds[i]);
             BodyTemplate body = c.bodies().get(i);
             byte[] bytes = body == null ? null : body.expand(values);
+            Call.Builder described = Call.to(call.partner()).method(call.method()).headers(headers).body(bytes)
+                    .options(call.options());
+            UriTemplate template = c.templates().get(i);
             if (chain == null) {
-                calls.add(new Call(call.name(), call.partner(), call.method(), c.templates().get(i).expand(values),
-                        bytes, headers, call.options(), null, null));
+                described.path(template.expand(values));
             } else {
-                UriTemplate template = c.templates().get(i);
-                calls.add(new Call(call.name(), call.partner(), call.method(), null, bytes, headers, call.options(),
-                        chain.dependsOn(), outcomes -> chain.expand(template, values, outcomes)));
+                described.after(chain.dependsOn()).path(outcomes -> chain.expand(template, values, outcomes));
             }
+            calls.add(described.build());
         }
         return new Route(m, calls, c.partNames(), c.required(), trace, spanIds);
     }

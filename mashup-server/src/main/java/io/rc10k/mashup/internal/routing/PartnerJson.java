@@ -7,7 +7,12 @@ import static io.rc10k.mashup.internal.routing.JsonTree.Type.NUMBER;
 import static io.rc10k.mashup.internal.routing.JsonTree.Type.OBJECT;
 import static io.rc10k.mashup.internal.routing.JsonTree.Type.STRING;
 
+import io.rc10k.broker.Balancing;
+import io.rc10k.broker.CircuitBreakerSettings;
+import io.rc10k.broker.Ejection;
 import io.rc10k.broker.Partner;
+import io.rc10k.broker.PartnerTls;
+import io.rc10k.broker.Protocol;
 import io.rc10k.mashup.Definitions;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -47,9 +52,9 @@ final class PartnerJson {
                 }
                 p.builder = Partner.builder(p.name, uris.get(0)).hosts(uris);
             })
-            .field("balancing", STRING, (p, v) -> p.builder().balancing(Partner.Balancing.parse(v.text())))
+            .field("balancing", STRING, (p, v) -> p.builder().balancing(Balancing.parse(v.text())))
             .field("ejection", OBJECT, (p, v) -> ejection(v).ifPresent(p.builder()::ejection))
-            .field("protocol", STRING, (p, v) -> p.builder().protocol(Partner.Protocol.parse(v.text())))
+            .field("protocol", STRING, (p, v) -> p.builder().protocol(Protocol.parse(v.text())))
             .field("maxConnections", INTEGER, (p, v) -> p.builder().maxConnections(v.intValue()))
             .field("maxQueued", INTEGER, (p, v) -> p.builder().maxQueued(v.intValue()))
             .field("maxStreamsPerConnection", INTEGER, (p, v) -> p.builder().maxStreamsPerConnection(v.intValue()))
@@ -178,28 +183,28 @@ final class PartnerJson {
         }
     }
 
-    private static Optional<Partner.Ejection> ejection(Value value) {
+    private static Optional<Ejection> ejection(Value value) {
         int before = value.problemCount();
         EjectionDraft e = value.read(EJECTION, new EjectionDraft());
         if (value.problemCount() != before) {
             return Optional.empty();
         }
         try {
-            return Optional.of(new Partner.Ejection(e.consecutiveFailures, e.coolDown));
+            return Optional.of(new Ejection(e.consecutiveFailures, e.coolDown));
         } catch (IllegalArgumentException x) {
             value.problem(x.getMessage().replaceFirst("^ejection: ", ""));
             return Optional.empty();
         }
     }
 
-    private static Optional<Partner.Tls> tls(Value value) {
+    private static Optional<PartnerTls> tls(Value value) {
         int before = value.problemCount();
         TlsDraft t = value.read(TLS, new TlsDraft());
         if (value.problemCount() != before) {
             return Optional.empty();
         }
         try {
-            return Optional.of(new Partner.Tls(t.caFile, t.trustStore, t.trustStorePassword, t.keyStore,
+            return Optional.of(new PartnerTls(t.caFile, t.trustStore, t.trustStorePassword, t.keyStore,
                     t.keyStorePassword, t.verifyHostname));
         } catch (IllegalArgumentException e) {
             value.problem(e.getMessage().replaceFirst("^tls: ", ""));
@@ -211,17 +216,17 @@ final class PartnerJson {
      * The settings are checked together by their record, so they are only when each field alone was fine; the message
      * lists them as written (the defaults for those not written).
      */
-    private static Optional<Partner.CircuitBreakerSettings> circuitBreaker(Value value) {
+    private static Optional<CircuitBreakerSettings> circuitBreaker(Value value) {
         int before = value.problemCount();
         BreakerDraft b = value.read(CIRCUIT_BREAKER, new BreakerDraft());
         if (value.problemCount() != before) {
             return Optional.empty();
         }
         try {
-            return Optional.of(new Partner.CircuitBreakerSettings(b.enabled, b.consecutiveFailures, b.failureRatio,
+            return Optional.of(new CircuitBreakerSettings(b.enabled, b.consecutiveFailures, b.failureRatio,
                     b.minimumCalls, b.window, b.coolDown));
         } catch (IllegalArgumentException e) {
-            Partner.CircuitBreakerSettings d = Partner.CircuitBreakerSettings.DEFAULT;
+            CircuitBreakerSettings d = CircuitBreakerSettings.DEFAULT;
             String message = e.getMessage();
             int accepted = message.indexOf(" (accepted:");
             value.problem("consecutiveFailures " + written(value, "consecutiveFailures", d.consecutiveFailures())
@@ -272,7 +277,7 @@ final class PartnerJson {
     }
 
     private static final class BreakerDraft {
-        private final Partner.CircuitBreakerSettings d = Partner.CircuitBreakerSettings.DEFAULT;
+        private final CircuitBreakerSettings d = CircuitBreakerSettings.DEFAULT;
         private boolean enabled = true;
         private int consecutiveFailures = d.consecutiveFailures();
         private double failureRatio = d.failureRatio();
@@ -282,8 +287,8 @@ final class PartnerJson {
     }
 
     private static final class EjectionDraft {
-        private int consecutiveFailures = Partner.Ejection.DEFAULT.consecutiveFailures();
-        private Duration coolDown = Partner.Ejection.DEFAULT.coolDown();
+        private int consecutiveFailures = Ejection.DEFAULT.consecutiveFailures();
+        private Duration coolDown = Ejection.DEFAULT.coolDown();
     }
 
     private static final class SecretDraft {

@@ -1,6 +1,7 @@
 package io.rc10k.mashup.internal.wiring;
 
 import io.rc10k.broker.BrokerClient;
+import io.rc10k.harness.BuildVersion;
 import io.rc10k.mashup.Definitions;
 import io.rc10k.mashup.Mode;
 import io.rc10k.mashup.internal.modes.AsyncMashupServlet;
@@ -87,7 +88,7 @@ public final class MashupServlets {
             builder.byteBufferPool(buffers);
         }
         BrokerClient broker = builder.build();
-        return new Parts(mode, broker, new MashupMetrics(pool, broker), spans, mode.newCallThreads(), readiness,
+        return new Parts(mode, broker, new MashupMetrics(pool, broker), spans, CallThreads.of(mode), readiness,
                 executorName, dashboard);
     }
 

@@ -1,5 +1,6 @@
 package io.rc10k.mashup.internal.wiring;
 
+import io.rc10k.harness.BuildVersion;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -39,7 +40,7 @@ public final class Probe {
             connection.setReadTimeout(TIMEOUT_MILLIS);
             connection.setInstanceFollowRedirects(false);
             connection.setUseCaches(false);
-            connection.setRequestProperty("User-Agent", BuildVersion.NAME + "-probe/" + BuildVersion.version());
+            connection.setRequestProperty("User-Agent", ServerArguments.NAME + "-probe/" + BuildVersion.version());
             int status = connection.getResponseCode();
             String line = "probe " + url + ": " + status + " " + excerpt(status < 400 ? connection.getInputStream()
                     : connection.getErrorStream());
