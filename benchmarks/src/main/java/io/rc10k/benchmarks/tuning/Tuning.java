@@ -44,7 +44,7 @@ public final class Tuning {
                                  max-response-bytes, max-buffered-bytes, files, somaxconn, accept-queue, ports,
                                  heap, gc
               --values LIST      the values of the one knob named by --knobs (default: the knob's own), e.g.
-                                 selectors 1/1,0/1 (ACCEPTORS/SELECTORS); threads 8,200; min-threads 8,64;
+                                 selectors 1/1,0/1 (ACCEPTORS/SELECTORS); threads 16,200; min-threads 8,64;
                                  reserved-threads -1,0; idle-timeout 30000,1000; max-inflight 50,10000;
                                  partner-connections 16,256; streams 1,128; max-response-bytes 256k/1m (BODY/LIMIT);
                                  max-buffered-bytes 4m,default; files 1024,20000,1024/unbounded (ulimit -n;
@@ -96,7 +96,7 @@ public final class Tuning {
         int burst = p.burst() > 0 ? p.burst() : p.quick() ? 200 : 0;
         Map<String, Knob> knobs = new LinkedHashMap<>();
         add(knobs, "selectors", "1/1,0/1,0/2,1/2,1/4", (rig, v) -> ServerKnobs.selectors(rig, v, v.get(0), p.load()));
-        add(knobs, "threads", "200,8,16,64", (rig, v) -> ServerKnobs.poolOption(rig, "threads", "--max-threads",
+        add(knobs, "threads", "200,16,64", (rig, v) -> ServerKnobs.poolOption(rig, "threads", "--max-threads",
                 "The shared pool's maximum (`--max-threads N`)", v, v.get(0), p.load()));
         add(knobs, "min-threads", "8,1,64,200", (rig, v) -> ServerKnobs.poolOption(rig, "min-threads",
                 "--min-threads", "Threads the pool keeps started (`--min-threads N`, of 200)", v, v.get(0), p.load()));
