@@ -18,6 +18,7 @@ import io.rc10k.benchmarks.peers.JdkFanOut;
 import io.rc10k.benchmarks.peers.JettyFanOut;
 import io.rc10k.benchmarks.peers.Peers;
 import io.rc10k.benchmarks.peers.VertxFanOut;
+import io.rc10k.benchmarks.tuning.Tuning;
 import io.rc10k.harness.BuildVersion;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -57,6 +58,7 @@ class ToolCommandLinesTest {
             case "jdk-peer" -> new Tool(JdkFanOut.class, "--calls");
             case "jetty-peer" -> new Tool(JettyFanOut.class, "--calls");
             case "vertx-peer" -> new Tool(VertxFanOut.class, "--calls");
+            case "tuning" -> new Tool(Tuning.class, "--rounds");
             default -> throw new IllegalArgumentException(name);
         };
     }
@@ -78,7 +80,7 @@ class ToolCommandLinesTest {
     @ParameterizedTest
     @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "fleet", "rolling-restart", "peers",
             "https-cost", "cold-burst", "heap-per-mashup", "deadline-overshoot", "required-failure-latency", "hello",
-            "jdk-peer", "jetty-peer", "vertx-peer"})
+            "jdk-peer", "jetty-peer", "vertx-peer", "tuning"})
     void helpPrintsTheUsageAndExits0(String name) throws Exception {
         Run run = run(name, "--help");
         assertEquals(0, run.exit(), run.toString());
@@ -88,7 +90,7 @@ class ToolCommandLinesTest {
     @ParameterizedTest
     @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "fleet", "rolling-restart", "peers",
             "https-cost", "cold-burst", "heap-per-mashup", "deadline-overshoot", "required-failure-latency", "hello",
-            "jdk-peer", "jetty-peer", "vertx-peer"})
+            "jdk-peer", "jetty-peer", "vertx-peer", "tuning"})
     void versionPrintsTheProjectVersionAndExits0(String name) throws Exception {
         Run run = run(name, "--version");
         assertEquals(0, run.exit(), run.toString());
@@ -98,7 +100,7 @@ class ToolCommandLinesTest {
     @ParameterizedTest
     @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "fleet", "rolling-restart", "peers",
             "https-cost", "cold-burst", "heap-per-mashup", "deadline-overshoot", "required-failure-latency", "hello",
-            "jdk-peer", "jetty-peer", "vertx-peer"})
+            "jdk-peer", "jetty-peer", "vertx-peer", "tuning"})
     void aBadLineExits2NamingTheOption(String name) throws Exception {
         assertBadLine(name, "--colour: unknown option", "--colour");
         String option = tool(name).numberOption();

@@ -34,11 +34,13 @@ public final class ServerProcess implements AutoCloseable {
     private final String label;
     private final Process process;
     private final URI uri;
+    private final String readyLine;
 
-    private ServerProcess(String label, Process process, URI uri) {
+    private ServerProcess(String label, Process process, URI uri, String readyLine) {
         this.label = label;
         this.process = process;
         this.uri = uri;
+        this.readyLine = readyLine;
     }
 
     /**
@@ -47,12 +49,15 @@ public final class ServerProcess implements AutoCloseable {
      */
     public static ServerProcess start(String label, List<String> command, Pattern ready) throws IOException {
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        CompletableFuture<URI> address = new CompletableFuture<>();
+        CompletableFuture<String> address = new CompletableFuture<>();
         Thread reader = new Thread(() -> echoUntilExit(label, process, ready, address), label + "-output");
         reader.setDaemon(true);
         reader.start();
         try {
-            return new ServerProcess(label, process, address.get(60, TimeUnit.SECONDS));
+            String line = address.get(60, TimeUnit.SECONDS);
+            Matcher m = ready.matcher(line);
+            m.find();
+            return new ServerProcess(label, process, URI.create(m.group(1)), line);
         } catch (Exception e) {
             process.destroyForcibly();
             Throwable cause = e.getCause() != null ? e.getCause() : e;
@@ -108,7 +113,7 @@ public final class ServerProcess implements AutoCloseable {
         return ProcessHandle.current().info().command().orElse("java");
     }
 
-    private static void echoUntilExit(String label, Process process, Pattern ready, CompletableFuture<URI> address) {
+    private static void echoUntilExit(String label, Process process, Pattern ready, CompletableFuture<String> address) {
         Deque<String> last = new ArrayDeque<>();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
                 StandardCharsets.UTF_8))) {
@@ -116,7 +121,7 @@ public final class ServerProcess implements AutoCloseable {
             while ((line = out.readLine()) != null) {
                 Matcher m = ready.matcher(line);
                 if (!address.isDone() && m.find()) {
-                    address.complete(URI.create(m.group(1)));
+                    address.complete(line);
                 } else if (!line.startsWith("try:") && !line.startsWith("      curl")) {
                     System.out.println("[" + label + "] " + line);
                 }
@@ -140,6 +145,11 @@ public final class ServerProcess implements AutoCloseable {
 
     public URI uri() {
         return uri;
+    }
+
+    /** The line that said it was ready (the mashup server's names the limits it derived). */
+    public String readyLine() {
+        return readyLine;
     }
 
     public long pid() {

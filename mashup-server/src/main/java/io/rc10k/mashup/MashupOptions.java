@@ -20,6 +20,12 @@ public final class MashupOptions {
     public static final String DEFAULT_ADMIN_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
     public static final int DEFAULT_MAX_THREADS = 200;
+    /** Threads the pool keeps started while idle (at most {@code maxThreads}). */
+    public static final int DEFAULT_MIN_THREADS = 8;
+    /** How long an inbound connection may stay idle (no next request, a client that stops reading) before closing. */
+    public static final int DEFAULT_IDLE_TIMEOUT_MILLIS = 30_000;
+    /** The listen backlog the main connector asks for; the kernel caps it at {@code net.core.somaxconn}. */
+    public static final int DEFAULT_ACCEPT_QUEUE = 4_096;
     /** The upper bound of the derived {@code maxInFlight}. */
     public static final int DEFAULT_MAX_IN_FLIGHT = 10_000;
 
@@ -36,6 +42,10 @@ public final class MashupOptions {
     private final long maxBufferedBytes;
     private final int acceptors;
     private final int selectors;
+    private final int minThreads;
+    private final int reservedThreads;
+    private final int idleTimeoutMillis;
+    private final int acceptQueue;
 
     private MashupOptions(Builder b) {
         host = b.host;
@@ -51,11 +61,16 @@ public final class MashupOptions {
         maxBufferedBytes = b.maxBufferedBytes;
         acceptors = b.acceptors;
         selectors = b.selectors;
+        minThreads = b.minThreads;
+        reservedThreads = b.reservedThreads;
+        idleTimeoutMillis = b.idleTimeoutMillis;
+        acceptQueue = b.acceptQueue;
     }
 
     /**
-     * Port 8080 and admin port 8081, both on loopback; async, 200 threads, limits derived from the open-file
-     * limit, no span export, Jetty's default acceptors and selectors.
+     * Port 8080 and admin port 8081, both on loopback; async, 200 threads (8 kept started, Jetty's reserved
+     * threads), limits derived from the open-file limit, no span export, Jetty's default acceptors and selectors,
+     * a 30 s idle timeout and an accept queue of 4,096.
      */
     public static Builder builder() {
         return new Builder();
@@ -85,6 +100,10 @@ public final class MashupOptions {
         b.maxBufferedBytes = maxBufferedBytes;
         b.acceptors = acceptors;
         b.selectors = selectors;
+        b.minThreads = minThreads;
+        b.reservedThreads = reservedThreads;
+        b.idleTimeoutMillis = idleTimeoutMillis;
+        b.acceptQueue = acceptQueue;
         return b;
     }
 
@@ -175,13 +194,40 @@ public final class MashupOptions {
         return selectors;
     }
 
+    /** Threads the pool keeps started while idle; at most {@link #maxThreads()}. */
+    public int minThreads() {
+        return minThreads;
+    }
+
+    /**
+     * Threads the pool keeps spinning-ready to take a job at once (Jetty's {@code ReservedThreadExecutor}): 0
+     * none, -1 Jetty's choice (by the cores and the pool's size).
+     */
+    public int reservedThreads() {
+        return reservedThreads;
+    }
+
+    /**
+     * How long an inbound connection may stay idle before the server closes it: a kept-alive connection between
+     * requests, or a client that stops reading an answer.
+     */
+    public int idleTimeoutMillis() {
+        return idleTimeoutMillis;
+    }
+
+    /** The main connector's listen backlog (the kernel caps it at {@code net.core.somaxconn}). */
+    public int acceptQueue() {
+        return acceptQueue;
+    }
+
     @Override
     public String toString() {
         return "MashupOptions[host=" + host + ", port=" + port + ", mode=" + mode.label() + ", maxThreads="
                 + maxThreads + ", maxInFlight=" + maxInFlight + ", maxConnections=" + maxConnections + ", adminPort="
                 + adminPort + ", adminHost=" + adminHost + ", observabilityOnAdminOnly=" + observabilityOnAdminOnly
                 + ", otlpEndpoint=" + otlpEndpoint + ", maxBufferedBytes=" + maxBufferedBytes + ", acceptors="
-                + acceptors + ", selectors=" + selectors + "]";
+                + acceptors + ", selectors=" + selectors + ", minThreads=" + minThreads + ", reservedThreads="
+                + reservedThreads + ", idleTimeoutMillis=" + idleTimeoutMillis + ", acceptQueue=" + acceptQueue + "]";
     }
 
     /** Settings in any order; {@link #build()} checks them all. Not thread-safe. */
@@ -200,6 +246,10 @@ public final class MashupOptions {
         private long maxBufferedBytes;
         private int acceptors = -1;
         private int selectors = -1;
+        private int minThreads = DEFAULT_MIN_THREADS;
+        private int reservedThreads = -1;
+        private int idleTimeoutMillis = DEFAULT_IDLE_TIMEOUT_MILLIS;
+        private int acceptQueue = DEFAULT_ACCEPT_QUEUE;
 
         private Builder() {
         }
@@ -281,6 +331,30 @@ public final class MashupOptions {
             return this;
         }
 
+        /** 1 to {@link #maxThreads} (default {@value #DEFAULT_MIN_THREADS}). */
+        public Builder minThreads(int minThreads) {
+            this.minThreads = minThreads;
+            return this;
+        }
+
+        /** -1 for Jetty's choice (the default), 0 for none, else at most {@link #maxThreads}. */
+        public Builder reservedThreads(int reservedThreads) {
+            this.reservedThreads = reservedThreads;
+            return this;
+        }
+
+        /** At least 1 (default {@value #DEFAULT_IDLE_TIMEOUT_MILLIS}). */
+        public Builder idleTimeoutMillis(int idleTimeoutMillis) {
+            this.idleTimeoutMillis = idleTimeoutMillis;
+            return this;
+        }
+
+        /** 1 to 65535 (default {@value #DEFAULT_ACCEPT_QUEUE}). */
+        public Builder acceptQueue(int acceptQueue) {
+            this.acceptQueue = acceptQueue;
+            return this;
+        }
+
         /** @throws IllegalArgumentException naming the first value out of range, the value and what is accepted */
         public MashupOptions build() {
             int admin = adminPort != null ? adminPort : adminPortNextTo(port);
@@ -301,6 +375,13 @@ public final class MashupOptions {
                     + " (accepted: -1 for Jetty's default, 0 to 64)");
             check(selectors == -1 || selectors >= 1 && selectors <= 256, "--selectors: " + selectors
                     + " (accepted: -1 for Jetty's default, 1 to 256)");
+            check(minThreads >= 1 && minThreads <= maxThreads, "--min-threads: " + minThreads + " (accepted: 1 to "
+                    + "--max-threads, " + maxThreads + ")");
+            check(reservedThreads >= -1 && reservedThreads <= maxThreads, "--reserved-threads: " + reservedThreads
+                    + " (accepted: -1 for Jetty's choice, 0 for none, up to --max-threads, " + maxThreads + ")");
+            check(idleTimeoutMillis >= 1, "--idle-timeout: " + idleTimeoutMillis + " (accepted: at least 1 ms)");
+            check(acceptQueue >= 1 && acceptQueue <= 65_535, "--accept-queue: " + acceptQueue
+                    + " (accepted: 1 to 65535; the kernel caps it at net.core.somaxconn)");
             check(otlpEndpoint == null || isHttpUrl(otlpEndpoint), "--otlp-endpoint: \"" + otlpEndpoint
                     + "\" (accepted: an http or https URL with a host and no query, e.g. http://127.0.0.1:4318)");
             return new MashupOptions(this);

@@ -24,6 +24,10 @@ class MashupOptionsTest {
         assertEquals(null, d.otlpEndpoint());
         assertEquals(-1, d.acceptors());
         assertEquals(-1, d.selectors());
+        assertEquals(MashupOptions.DEFAULT_MIN_THREADS, d.minThreads());
+        assertEquals(-1, d.reservedThreads());
+        assertEquals(MashupOptions.DEFAULT_IDLE_TIMEOUT_MILLIS, d.idleTimeoutMillis());
+        assertEquals(MashupOptions.DEFAULT_ACCEPT_QUEUE, d.acceptQueue());
         assertEquals(d.toString(), MashupOptions.defaults().toString());
     }
 
@@ -44,11 +48,13 @@ class MashupOptionsTest {
         MashupOptions options = MashupOptions.builder().host("0.0.0.0").port(9000).mode(Mode.SYNC).maxThreads(64)
                 .maxInFlight(10).maxConnections(20).adminPort(7000).adminHost("0.0.0.0")
                 .observabilityOnAdminOnly(true).otlpEndpoint(URI.create("http://collector:4318"))
-                .maxBufferedBytes(1 << 20).acceptors(0).selectors(3).build();
+                .maxBufferedBytes(1 << 20).acceptors(0).selectors(3).minThreads(16).reservedThreads(0)
+                .idleTimeoutMillis(5_000).acceptQueue(128).build();
         assertEquals(options.toString(), options.toBuilder().build().toString());
         assertEquals("MashupOptions[host=0.0.0.0, port=9000, mode=sync, maxThreads=64, maxInFlight=10, "
                 + "maxConnections=20, adminPort=7000, adminHost=0.0.0.0, observabilityOnAdminOnly=true, "
-                + "otlpEndpoint=http://collector:4318, maxBufferedBytes=1048576, acceptors=0, selectors=3]",
+                + "otlpEndpoint=http://collector:4318, maxBufferedBytes=1048576, acceptors=0, selectors=3, minThreads=16, "
+                + "reservedThreads=0, idleTimeoutMillis=5000, acceptQueue=128]",
                 options.toString());
     }
 
@@ -73,6 +79,14 @@ class MashupOptionsTest {
                 MashupOptions.builder().acceptors(65));
         assertProblem("--selectors: 0 (accepted: -1 for Jetty's default, 1 to 256)",
                 MashupOptions.builder().selectors(0));
+        assertProblem("--min-threads: 0 (accepted: 1 to --max-threads, 200)", MashupOptions.builder().minThreads(0));
+        assertProblem("--min-threads: 65 (accepted: 1 to --max-threads, 64)",
+                MashupOptions.builder().maxThreads(64).minThreads(65));
+        assertProblem("--reserved-threads: -2 (accepted: -1 for Jetty's choice, 0 for none, up to --max-threads, 200)",
+                MashupOptions.builder().reservedThreads(-2));
+        assertProblem("--idle-timeout: 0 (accepted: at least 1 ms)", MashupOptions.builder().idleTimeoutMillis(0));
+        assertProblem("--accept-queue: 65536 (accepted: 1 to 65535; the kernel caps it at net.core.somaxconn)",
+                MashupOptions.builder().acceptQueue(65_536));
         assertProblem("--otlp-endpoint: \"http://collector:4318?x=1\" (accepted: an http or https URL with a host "
                 + "and no query, e.g. http://127.0.0.1:4318)",
                 MashupOptions.builder().otlpEndpoint(URI.create("http://collector:4318?x=1")));
@@ -81,11 +95,16 @@ class MashupOptionsTest {
     @Test
     void theCommandLineSetsTheBuilderInAnyOrder() {
         MashupOptions options = ServerArguments.parse("--admin-port", "7000", "--port", "9000", "--mode", "sync",
-                "--max-buffered-bytes", "2m").options();
+                "--max-buffered-bytes", "2m", "--min-threads", "4", "--reserved-threads", "0", "--idle-timeout", "1500",
+                "--accept-queue", "512").options();
         assertEquals(9000, options.port());
         assertEquals(7000, options.adminPort());
         assertEquals(Mode.SYNC, options.mode());
         assertEquals(2L << 20, options.maxBufferedBytes());
+        assertEquals(4, options.minThreads());
+        assertEquals(0, options.reservedThreads());
+        assertEquals(1_500, options.idleTimeoutMillis());
+        assertEquals(512, options.acceptQueue());
         assertEquals(9001, ServerArguments.parse("--port", "9000").options().adminPort());
     }
 

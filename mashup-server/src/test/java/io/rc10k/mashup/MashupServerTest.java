@@ -13,6 +13,8 @@ import io.rc10k.broker.BrokerClient;
 import io.rc10k.mashup.internal.observability.MashupMetrics;
 import io.rc10k.stubs.PartnerStubs;
 import io.rc10k.stubs.StubOptions;
+import java.io.InputStream;
+import java.net.Socket;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -244,6 +246,44 @@ class MashupServerTest {
             assertEquals(3, main.getSelectorManager().getSelectorCount());
         } finally {
             server.stop();
+        }
+    }
+
+    @Test
+    void thePoolAndTheMainConnectorHaveTheSizesAndIdleTimeoutAskedFor() throws Exception {
+        Server server = MashupServer.createServer(MashupOptions.builder().port(0).adminPort(-1).maxThreads(32)
+                .minThreads(3).reservedThreads(0).idleTimeoutMillis(1_234).acceptQueue(77).build(), definitions);
+        server.start();
+        try {
+            QueuedThreadPool pool = (QueuedThreadPool) server.getThreadPool();
+            assertEquals(3, pool.getMinThreads());
+            assertEquals(0, pool.getReservedThreads());
+            ServerConnector main = (ServerConnector) server.getConnectors()[0];
+            assertEquals(77, main.getAcceptQueueSize());
+            assertEquals(1_234, main.getIdleTimeout());
+        } finally {
+            server.stop();
+        }
+    }
+
+    @Test
+    void aKeptAliveConnectionLeftIdleIsClosedByTheServerAfterTheIdleTimeout() throws Exception {
+        try (TestServer server = TestServer.start(MashupOptions.builder().idleTimeoutMillis(200).build(),
+                definitions); Socket socket = new Socket(server.uri.getHost(), server.uri.getPort())) {
+            socket.setSoTimeout(30_000);
+            socket.getOutputStream().write(("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            InputStream in = socket.getInputStream();
+            StringBuilder head = new StringBuilder();
+            while (!head.toString().endsWith("\r\n\r\n")) {
+                head.append((char) in.read());
+            }
+            assertTrue(head.toString().startsWith("HTTP/1.1 200"), head.toString());
+            assertFalse(head.toString().toLowerCase(Locale.ROOT).contains("connection: close"), head.toString());
+            long length = Long.parseLong(head.toString().replaceAll("(?is).*content-length: *(\\d+).*", "$1"));
+            assertEquals(length, in.skip(length));
+            // Kept alive, then idle: the server ends it (a read sees the end) long before the read's own bound.
+            assertEquals(-1, in.read(), "the server closed the idle connection");
         }
     }
 

@@ -198,9 +198,13 @@ public final class HeapPerMashup {
             try {
                 m = counts.scrape();
             } catch (HttpTimeoutException e) {
-                // A starved server answers late; the next poll will tell.
+                // A starved server answers late; the next poll will tell — until the bound, which a server thrashing
+                // in a heap too small (every poll timing out) must not keep the ramp from reaching.
                 System.out.println("a /metrics poll timed out during the ramp");
-                continue;
+                if (System.nanoTime() <= pollEnd) {
+                    continue;
+                }
+                m = Map.of();
             }
             long inbound = m.getOrDefault("mashup_inbound_inflight", 0.0).longValue();
             long outbound = m.getOrDefault("mashup_outbound_inflight", 0.0).longValue();
@@ -213,7 +217,9 @@ public final class HeapPerMashup {
                     peakPartner = Math.max(peakPartner, partner);
                 } catch (HttpTimeoutException e) {
                     System.out.println("a stub /stats poll timed out during the ramp");
-                    continue;
+                    if (System.nanoTime() <= pollEnd) {
+                        continue;
+                    }
                 }
             }
             if (serverHoldsAll && partner >= targetOut) {

@@ -22,9 +22,9 @@ import java.util.TreeMap;
  * header that a 200 must carry to count as OK (a mashup's {@code Mashup-Complete: true}).
  * Not thread-safe; one burst per instance, read {@link #answers()} after {@link #run} returned.
  */
-final class Http1Burst {
+public final class Http1Burst {
     /** What the burst saw; times are {@link System#nanoTime()} values. */
-    record Outcome(int ok, int failed, String firstFailure, long firstSentNanos, long lastSentNanos,
+    public record Outcome(int ok, int failed, String firstFailure, long firstSentNanos, long lastSentNanos,
             long lastAnsweredNanos) {
     }
 
@@ -41,12 +41,12 @@ final class Http1Burst {
     private long lastSent;
     private long lastAnswered;
 
-    Http1Burst(URI target) {
+    public Http1Burst(URI target) {
         this(target, null, null);
     }
 
     /** A burst whose 200s count as OK only when they carry {@code name: value} (name case-insensitive). */
-    Http1Burst(URI target, String requiredName, String requiredValue) {
+    public Http1Burst(URI target, String requiredName, String requiredValue) {
         this.requiredName = requiredName;
         this.requiredValue = requiredValue;
         this.address = new InetSocketAddress(target.getHost(), target.getPort());
@@ -56,7 +56,7 @@ final class Http1Burst {
     }
 
     /** Runs {@code connections} requests at once and returns when all ended or {@code timeoutMillis} passed. */
-    Outcome run(int connections, long timeoutMillis) throws IOException {
+    public Outcome run(int connections, long timeoutMillis) throws IOException {
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
         int open = 0;
         long first = System.nanoTime();
@@ -103,7 +103,7 @@ final class Http1Burst {
      * Responses received, by status code; a 200 without the required header is counted apart, under
      * {@code "200 without <name>: <value>"}. Connections that failed before an answer are not here.
      */
-    Map<String, Integer> answers() {
+    public Map<String, Integer> answers() {
         return new TreeMap<>(answers);
     }
 

@@ -27,7 +27,7 @@ import org.eclipse.jetty.client.Result;
  * Unexpected ends (a status other than 200, 502, 503, 504; a failure) are kept by kind, at most
  * {@value #MAX_KINDS} kinds.</p>
  */
-final class AnswerTally implements OpenModelLoad.Answers {
+public final class AnswerTally implements OpenModelLoad.Answers {
     private static final int MAX_KINDS = 20;
     private static final int MAX_SAMPLES = 10;
     /** The composite names the mashup first, then whether it is complete, then its elapsed time. */
@@ -52,7 +52,7 @@ final class AnswerTally implements OpenModelLoad.Answers {
     private final ConcurrentHistogram fromIntended = new ConcurrentHistogram(3);
 
     /** An admitted answer later than {@code deadlineMillis + slackMillis} after its send counts as over the deadline. */
-    AnswerTally(long deadlineMillis, long slackMillis) {
+    public AnswerTally(long deadlineMillis, long slackMillis) {
         this.lateMicros = (deadlineMillis + slackMillis) * 1_000;
     }
 
@@ -120,7 +120,7 @@ final class AnswerTally implements OpenModelLoad.Answers {
     }
 
     /** The counts now; the histograms are copies. */
-    Counts counts() {
+    public Counts counts() {
         Map<String, Long> kinds = new TreeMap<>();
         unexpected.forEach((k, v) -> kinds.put(k, v.sum()));
         return new Counts(complete.sum(), partial.sum(), badGateway.sum(), gatewayTimeout.sum(), shed.sum(),
@@ -137,17 +137,17 @@ final class AnswerTally implements OpenModelLoad.Answers {
      * @param unexpected        statuses other than 200/502/503/504, and failures, by kind
      * @param samples           the first few unexpected ends and late answers, each with when it was sent and ended
      */
-    record Counts(long complete, long partial, long badGateway, long gatewayTimeout, long shed, long otherStatus,
+    public record Counts(long complete, long partial, long badGateway, long gatewayTimeout, long shed, long otherStatus,
             long failed, long overDeadline, long maxLateSendMicros, long maxServerElapsedMillis,
             Map<String, Long> unexpected, List<String> samples, Histogram fromSent, Histogram fromIntended) {
 
         /** Responses received, whatever their status; failures are not responses. */
-        long answered() {
+        public long answered() {
             return complete + partial + badGateway + gatewayTimeout + shed + otherStatus;
         }
 
         /** One line for the progress report. */
-        String line() {
+        public String line() {
             return String.format("200 complete %,d, 200 partial %,d, 502 %,d, 504 %,d, 503 %,d, other %,d, failed %,d"
                     + " | over deadline+slack %,d", complete, partial, badGateway, gatewayTimeout, shed, otherStatus,
                     failed, overDeadline);

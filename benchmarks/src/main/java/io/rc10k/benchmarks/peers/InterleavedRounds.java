@@ -7,6 +7,7 @@ import io.rc10k.harness.ServerProcess;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
@@ -22,7 +23,7 @@ import java.util.function.IntFunction;
  * new InterleavedRounds(rounds).measure(targets, windows, round -&gt; new PeersTable(6, windows, round).render());
  * </pre>
  */
-final class InterleavedRounds {
+public final class InterleavedRounds {
     /** After the first round the JIT is done; a short warm-up only refills connection pools and caches. */
     static final long LATER_WARMUP_MILLIS = 4_000;
 
@@ -32,20 +33,35 @@ final class InterleavedRounds {
      * @param stubs the partner stubs it calls (their CPU is shown per call), or null for a server that calls none
      * @param calls C, the partner calls per request (0 for a server that calls none)
      */
-    record Target(ServerProcess server, StubProcess stubs, URI uri, int calls) {
+    public record Target(ServerProcess server, StubProcess stubs, URI uri, int calls) {
     }
 
     private final int connections;
     private final long warmupMillis;
     private final long measureMillis;
     private final int rounds;
+    private final boolean rotating;
 
     /** {@code rounds} rounds, each window under the rounds' load (whose warm-up is the first round's longest). */
-    InterleavedRounds(Rounds rounds) {
-        this.connections = rounds.load().connections();
-        this.warmupMillis = rounds.load().warmupMillis();
-        this.measureMillis = rounds.load().measureMillis();
-        this.rounds = rounds.rounds();
+    public InterleavedRounds(Rounds rounds) {
+        this(rounds.load().connections(), rounds.load().warmupMillis(), rounds.load().measureMillis(),
+                rounds.rounds(), false);
+    }
+
+    private InterleavedRounds(int connections, long warmupMillis, long measureMillis, int rounds, boolean rotating) {
+        this.connections = connections;
+        this.warmupMillis = warmupMillis;
+        this.measureMillis = measureMillis;
+        this.rounds = rounds;
+        this.rotating = rotating;
+    }
+
+    /**
+     * The same rounds, each starting one target later than the one before (round 2 with the map's second, …), so
+     * that no target is always the one measured first, or right after the same neighbour.
+     */
+    public InterleavedRounds rotating() {
+        return new InterleavedRounds(connections, warmupMillis, measureMillis, rounds, true);
     }
 
     /** Whether every window of every server counts: each request answered, the server's CPU seen. */
@@ -54,11 +70,11 @@ final class InterleavedRounds {
     }
 
     /**
-     * Measures every target once per round, in the map's order, adding each window to {@code windows} (server →
-     * its windows, one per round so far); after each round prints {@code roundTable} of it (0-based), which may read
-     * them.
+     * Measures every target once per round, in the map's order (rotated, if {@link #rotating()}), adding each
+     * window to {@code windows} (server → its windows, one per round so far); after each round prints
+     * {@code roundTable} of it (0-based), which may read them.
      */
-    Map<String, List<Window>> measure(Map<String, Target> targets, Map<String, List<Window>> windows,
+    public Map<String, List<Window>> measure(Map<String, Target> targets, Map<String, List<Window>> windows,
             IntFunction<String> roundTable) throws IOException {
         for (int round = 0; round < rounds; round++) {
             // Round 1 warms every server for at least half its longest warm-up: a fresh server can look
@@ -67,7 +83,11 @@ final class InterleavedRounds {
                     ? new Measurement(connections, warmupMillis / 2, warmupMillis, measureMillis)
                     : new Measurement(connections, Math.min(warmupMillis, LATER_WARMUP_MILLIS), measureMillis);
             System.out.println("round " + (round + 1) + " of " + rounds);
-            for (Map.Entry<String, Target> e : targets.entrySet()) {
+            List<Map.Entry<String, Target>> order = new ArrayList<>(targets.entrySet());
+            if (rotating) {
+                Collections.rotate(order, -round);
+            }
+            for (Map.Entry<String, Target> e : order) {
                 Target t = e.getValue();
                 windows.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(measurement.measure(t.server(),
                         t.stubs(), t.uri(), e.getKey(), "—", t.calls()));

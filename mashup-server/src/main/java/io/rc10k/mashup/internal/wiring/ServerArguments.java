@@ -38,6 +38,10 @@ public record ServerArguments(MashupOptions options, Path config, Path check, bo
             "  --host HOST           address to bind (default " + MashupOptions.DEFAULT_HOST + ")",
             "  --max-threads N       the shared thread pool's maximum (default " + MashupOptions.DEFAULT_MAX_THREADS
                     + ")",
+            "  --min-threads N       threads the pool keeps started while idle, 1 to --max-threads (default "
+                    + MashupOptions.DEFAULT_MIN_THREADS + ")",
+            "  --reserved-threads N  threads kept ready to take a job at once (Jetty's reserved threads); 0: none",
+            "                        (default: Jetty's choice, by the cores and the pool)",
             "  --acceptors N         the main connector's acceptor threads, 0 to 64; 0: its selectors accept",
             "                        (default: Jetty's, by the cores)",
             "  --selectors N         the main connector's selector threads, 1 to 256 (default: Jetty's, by the",
@@ -46,6 +50,11 @@ public record ServerArguments(MashupOptions options, Path config, Path check, bo
             "                        the open-file limit, at most " + MashupOptions.DEFAULT_MAX_IN_FLIGHT + ")",
             "  --max-connections N   inbound connections at once; past it accepting pauses (default: derived from",
             "                        the open-file limit)",
+            "  --idle-timeout MS     close an inbound connection idle this long: kept alive between requests, or a",
+            "                        client that stops reading (default " + MashupOptions.DEFAULT_IDLE_TIMEOUT_MILLIS
+                    + "; " + ServerAssembly.NEAR_LIMIT_IDLE_TIMEOUT_MILLIS + " or less at --max-connections)",
+            "  --accept-queue N      the listen backlog, 1 to 65535, capped by net.core.somaxconn (default "
+                    + MashupOptions.DEFAULT_ACCEPT_QUEUE + ")",
             "  --admin-port N        port serving only /health, /health/live, /health/ready, /metrics and the",
             "                        live view /dashboard, outside the connection limit and open during a",
             "                        graceful stop (default: --port + 1, ephemeral with --port 0; -1 for none)",
@@ -96,6 +105,10 @@ public record ServerArguments(MashupOptions options, Path config, Path check, bo
                 case "--admin-port" -> options.adminPort(line.intValue());
                 case "--admin-host" -> options.adminHost(line.value());
                 case "--max-threads" -> options.maxThreads(line.intValue());
+                case "--min-threads" -> options.minThreads(line.intValue());
+                case "--reserved-threads" -> options.reservedThreads(line.intValue());
+                case "--idle-timeout" -> options.idleTimeoutMillis(line.intValue());
+                case "--accept-queue" -> options.acceptQueue(line.intValue());
                 case "--acceptors" -> options.acceptors(line.intValue());
                 case "--selectors" -> options.selectors(line.intValue());
                 case "--max-inflight" -> options.maxInFlight(line.intValue());

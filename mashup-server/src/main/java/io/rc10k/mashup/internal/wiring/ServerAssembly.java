@@ -59,6 +59,8 @@ public final class ServerAssembly {
      */
     static final String ACCESS_LOG_FORMAT = "%{client}a - %u %{yyyy-MM-dd'T'HH:mm:ss.SSSXXX|UTC}t \"%r\" %s %O "
             + "%{ms}Tms complete=%{Mashup-Complete}o trace=%{traceresponse}o";
+    /** The idle timeout of inbound connections while the connection limit is reached, if shorter than the usual. */
+    static final int NEAR_LIMIT_IDLE_TIMEOUT_MILLIS = 5_000;
     /** The pool's name, which its threads and the health views carry. */
     static final String POOL = "mashup";
 
@@ -80,10 +82,10 @@ public final class ServerAssembly {
      * on broker loops. Virtual mode's executor is the mode's to add ({@code Mode.configure}), before the server.
      */
     public QueuedThreadPool pool() {
-        int minThreads = Math.min(8, options.maxThreads());
         // Async mode: a connection resumed on a broker loop stays there (ResumingPool, InlineMashups).
-        QueuedThreadPool pool = mode.blocks() ? new QueuedThreadPool(options.maxThreads(), minThreads)
-                : new ResumingPool(options.maxThreads(), minThreads);
+        QueuedThreadPool pool = mode.blocks() ? new QueuedThreadPool(options.maxThreads(), options.minThreads())
+                : new ResumingPool(options.maxThreads(), options.minThreads());
+        pool.setReservedThreads(options.reservedThreads());
         pool.setName(POOL);
         return pool;
     }
@@ -125,13 +127,13 @@ public final class ServerAssembly {
         main.setName("main");
         main.setHost(options.host());
         main.setPort(options.port());
-        main.setAcceptQueueSize(4096);
-        main.setIdleTimeout(30_000);
+        main.setAcceptQueueSize(options.acceptQueue());
+        main.setIdleTimeout(options.idleTimeoutMillis());
         server.addConnector(main);
         // Past the limit Jetty stops accepting (before the open-file wall) and shortens idle timeouts to
         // reclaim connections; the admin connector stays outside it so health checks keep answering.
         NetworkConnectionLimit limit = new NetworkConnectionLimit(limits.maxConnections(), main);
-        limit.setEndPointIdleTimeout(5_000);
+        limit.setEndPointIdleTimeout(Math.min(NEAR_LIMIT_IDLE_TIMEOUT_MILLIS, options.idleTimeoutMillis()));
         server.addBean(limit);
         if (options.adminPort() >= 0) {
             ServerConnector admin = new AdminConnector(server, new HttpConnectionFactory(http));
