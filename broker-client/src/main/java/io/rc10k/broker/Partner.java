@@ -25,6 +25,7 @@ public final class Partner {
     public static final int DEFAULT_MAX_STREAMS = 128;
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
     public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
     public static final long DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
     public static final int DEFAULT_CACHE_MAX_ENTRIES = 1_000;
     public static final long DEFAULT_CACHE_MAX_BYTES = 16L * 1024 * 1024;
@@ -44,6 +45,7 @@ public final class Partner {
     private final int maxStreamsPerConnection;
     private final Duration connectTimeout;
     private final Duration callTimeout;
+    private final Duration idleTimeout;
     private final long maxResponseBytes;
     private final int retries;
     private final CircuitBreakerSettings circuitBreaker;
@@ -64,6 +66,7 @@ public final class Partner {
         this.maxStreamsPerConnection = b.maxStreamsPerConnection;
         this.connectTimeout = b.connectTimeout;
         this.callTimeout = b.callTimeout;
+        this.idleTimeout = b.idleTimeout;
         this.maxResponseBytes = b.maxResponseBytes;
         this.retries = b.retries;
         this.circuitBreaker = b.circuitBreaker;
@@ -172,6 +175,15 @@ public final class Partner {
         return callTimeout;
     }
 
+    /**
+     * How long a kept-alive connection to the partner may stay idle before the broker closes it; keep it below the
+     * partner's own keep-alive timeout, so that the broker never sends on a connection the partner is closing. It
+     * never cuts a call short: while a call is on a connection, only the call's timeout bounds it.
+     */
+    public Duration idleTimeout() {
+        return idleTimeout;
+    }
+
     /** The largest response body accepted; a larger one ends the exchange TOO_LARGE, never buffered whole. */
     public long maxResponseBytes() {
         return maxResponseBytes;
@@ -194,7 +206,8 @@ public final class Partner {
         return "Partner{" + name + " " + (baseUris.size() == 1 ? baseUri : baseUris + " " + balancing) + " " + protocol + (secure() ? " " + tls : "")
                 + (headers.size() == 0 ? "" : ", headers=" + headerNames() + " (values hidden)") + ", maxConnections=" + maxConnections
                 + ", maxQueued=" + maxQueued + ", connectTimeout=" + connectTimeout.toMillis() + "ms, callTimeout="
-                + callTimeout.toMillis() + "ms, maxResponseBytes=" + maxResponseBytes + ", retries=" + retries + "}";
+                + callTimeout.toMillis() + "ms, idleTimeout=" + idleTimeout.toMillis() + "ms, maxResponseBytes="
+                + maxResponseBytes + ", retries=" + retries + "}";
     }
 
     public static final class Builder {
@@ -210,6 +223,7 @@ public final class Partner {
         private int maxStreamsPerConnection = DEFAULT_MAX_STREAMS;
         private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
         private Duration callTimeout = DEFAULT_CALL_TIMEOUT;
+        private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
         private long maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
         private int cacheMaxEntries = DEFAULT_CACHE_MAX_ENTRIES;
         private long cacheMaxBytes = DEFAULT_CACHE_MAX_BYTES;
@@ -290,6 +304,11 @@ public final class Partner {
 
         public Builder callTimeout(Duration callTimeout) {
             this.callTimeout = PartnerChecks.positive(name, "callTimeout", callTimeout);
+            return this;
+        }
+
+        public Builder idleTimeout(Duration idleTimeout) {
+            this.idleTimeout = PartnerChecks.positive(name, "idleTimeout", idleTimeout);
             return this;
         }
 

@@ -79,7 +79,8 @@ class DefinitionsTest {
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("partners.hotels.baseUri: \"ftp://example\"")),
                 problems.toString());
         assertTrue(problems.contains("partners.hotels.colour: unknown field (known: balancing, baseUri, baseUris, cacheMaxBytes, cacheMaxEntries, callTimeoutMillis, "
-                + "circuitBreaker, connectTimeoutMillis, ejection, headers, maxConnections, maxQueued, maxResponseBytes, "
+                + "circuitBreaker, connectTimeoutMillis, ejection, headers, idleTimeoutMillis, maxConnections, maxQueued, "
+                + "maxResponseBytes, "
                 + "maxStreamsPerConnection, protocol, retries, tls)"), problems.toString());
         assertTrue(problems.stream().anyMatch(p -> p.startsWith("partners.flights.circuitBreaker: consecutiveFailures")),
                 problems.toString());

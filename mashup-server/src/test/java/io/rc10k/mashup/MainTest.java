@@ -72,7 +72,7 @@ class MainTest {
                 "  " + f + ":6:33: partners.hotels.maxQueued: duplicate key, first at line 6, column 16 (accepted: each "
                         + "key once)",
                 "  " + f + ":6:50: partners.hotels.colour: unknown field (known: balancing, baseUri, baseUris, cacheMaxBytes, cacheMaxEntries, "
-                        + "callTimeoutMillis, circuitBreaker, connectTimeoutMillis, ejection, headers, maxConnections, maxQueued, "
+                        + "callTimeoutMillis, circuitBreaker, connectTimeoutMillis, ejection, headers, idleTimeoutMillis, maxConnections, maxQueued, "
                         + "maxResponseBytes, maxStreamsPerConnection, protocol, retries, tls)",
                 "  " + f + ":10:25: mashups.travel.deadlineMillis: 0 (accepted: 1 to 600000)",
                 "  " + f + ":12:70: mashups.travel.calls[0].hedgeAfterMillis: 0 (accepted: 1 to 60000)",

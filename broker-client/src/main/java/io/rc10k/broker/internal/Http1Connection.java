@@ -286,8 +286,8 @@ final class Http1Connection {
         return idle.get() && idle.compareAndSet(true, false);
     }
 
-    /** On the loop, every tick: the connect, call and idle deadlines. */
-    void check(long now, long idleTimeoutNanos) {
+    /** On the loop, every tick: the connect, call and idle deadlines (the partner's idle timeout). */
+    void check(long now) {
         Http1Call current = call;
         if (!connected) {
             if (current != null && now - current.deadlineNanos >= 0) {
@@ -308,7 +308,7 @@ final class Http1Connection {
                 fail(current, new TimeoutException(destination.partner.name() + " did not answer within the call's "
                         + "timeout"));
             }
-        } else if (now - idleSinceNanos >= idleTimeoutNanos && destination.takeForClose(this)) {
+        } else if (now - idleSinceNanos >= destination.idleTimeoutNanos && destination.takeForClose(this)) {
             close();
         }
     }

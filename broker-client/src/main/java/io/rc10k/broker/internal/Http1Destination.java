@@ -18,6 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class Http1Destination {
     final Partner partner;
     final InetSocketAddress address;
+    /** How long a connection may stay idle here: the partner's {@link Partner#idleTimeout()}. */
+    final long idleTimeoutNanos;
     private final Http1Wire wire;
     private final ConcurrentLinkedDeque<Http1Connection> idle = new ConcurrentLinkedDeque<>();
     private final AtomicInteger idleCount = new AtomicInteger();
@@ -33,6 +35,7 @@ final class Http1Destination {
         this.wire = wire;
         this.partner = partner;
         this.address = InetSocketAddress.createUnresolved(base.getHost(), port(base));
+        this.idleTimeoutNanos = partner.idleTimeout().toNanos();
     }
 
     static int port(URI uri) {

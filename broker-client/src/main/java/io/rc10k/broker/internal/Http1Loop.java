@@ -125,7 +125,7 @@ final class Http1Loop implements Runnable {
         List<Http1Connection> all = new ArrayList<>(connections);
         for (Http1Connection connection : all) {
             try {
-                connection.check(now, wire.idleTimeoutNanos());
+                connection.check(now);
             } catch (RuntimeException | AssertionError | StackOverflowError e) {
                 LOG.warn("HTTP/1.1 loop: checking a connection's deadlines failed; ignored", e);
             }

@@ -12,7 +12,6 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.util.component.AbstractLifeCycle;
@@ -32,8 +31,6 @@ import org.eclipse.jetty.util.thread.ThreadPoolBudget;
  * block it. Per partner, at most {@code maxConnections} connections (see {@link Http1Destination}).</p>
  */
 public final class Http1Wire extends AbstractLifeCycle implements Wire {
-    private static final long IDLE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
-
     private final Executor executor;
     /** Per partner, a destination per host ({@link Partner#baseUris()}), in the partner's order. */
     private final Map<String, Http1Destination[]> destinations = new LinkedHashMap<>();
@@ -181,10 +178,6 @@ public final class Http1Wire extends AbstractLifeCycle implements Wire {
     /** The loop at {@code index}: for tests that need to act on a loop's own thread. */
     Http1Loop loop(int index) {
         return loops[index];
-    }
-
-    long idleTimeoutNanos() {
-        return IDLE_TIMEOUT_NANOS;
     }
 
     /** Open, active and idle connections to {@code partner}, all its hosts; zeros for a partner not served here. */

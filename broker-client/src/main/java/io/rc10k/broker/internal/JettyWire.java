@@ -32,11 +32,15 @@ public final class JettyWire implements Wire {
     @Override
     public Call newCall(String partner, String method, URI uri, HttpFields headers, byte[] body,
             long timeoutNanos, Events events) {
+        long timeoutMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNanos));
+        // The call's own timeout bounds it; the client's idle timeout (the partner's keep-alive) is for idle
+        // connections and must not end a stream or exchange that waits longer for its answer.
         Request request = http.newRequest(uri)
                 .method(method)
                 .tag(partner)
                 .version(version)
-                .timeout(Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNanos)), TimeUnit.MILLISECONDS);
+                .timeout(timeoutMillis, TimeUnit.MILLISECONDS)
+                .idleTimeout(timeoutMillis, TimeUnit.MILLISECONDS);
         if (headers != null) {
             request.headers(fields -> fields.add(headers));
         }

@@ -7,8 +7,10 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 import org.eclipse.jetty.client.AbstractConnectionPool;
 import org.eclipse.jetty.client.ConnectionPool;
 import org.eclipse.jetty.client.Destination;
@@ -52,6 +54,7 @@ public final class Wires extends ContainerLifeCycle {
     private final Scheduler scheduler;
     private final ByteBufferPool buffers;
     private final int selectors;
+    private final boolean http1OverJetty;
     private final HttpClient http;
     /** The client of h2c partners, or null when no partner is h2c. */
     private final HttpClient h2cHttp;
@@ -74,6 +77,7 @@ public final class Wires extends ContainerLifeCycle {
         this.scheduler = scheduler;
         this.buffers = buffers;
         this.selectors = selectors;
+        this.http1OverJetty = http1OverJetty;
         this.http = jettyClient("broker-client", TlsMaterial.sslContextFactory("broker-client", PartnerTls.DEFAULT),
                 InvocationType.BLOCKING);
         this.h2cHttp = anyH2c(partners.values()) ? h2cClient() : null;
@@ -94,7 +98,8 @@ public final class Wires extends ContainerLifeCycle {
         connector.setScheduler(scheduler);
         connector.setByteBufferPool(buffers);
         connector.setSelectors(Math.max(1, selectors));
-        connector.setConnectTimeout(shortestConnectTimeout());
+        connector.setConnectTimeout(shortest(Partner::connectTimeout, Partner.DEFAULT_CONNECT_TIMEOUT));
+        connector.setIdleTimeout(jettyIdleTimeout());
         connector.setSslContextFactory(tls);
         HTTP2Client h2 = new HTTP2Client(connector);
         HttpClientTransportDynamic transport = new HttpClientTransportDynamic(connector,
@@ -107,6 +112,7 @@ public final class Wires extends ContainerLifeCycle {
         client.setByteBufferPool(buffers);
         client.setSslContextFactory(tls);
         client.setName(name);
+        client.setIdleTimeout(connector.getIdleTimeout().toMillis());
         // Admission per partner (PartnerState) bounds the queue; Jetty's per-destination cap must not cut in first.
         client.setMaxRequestsQueuedPerDestination(Integer.MAX_VALUE);
         client.setMaxConnectionsPerDestination(Integer.MAX_VALUE);
@@ -119,10 +125,25 @@ public final class Wires extends ContainerLifeCycle {
         return client;
     }
 
-    /** Jetty's connect timeout is client-wide; the per-partner call timeout still bounds each exchange. */
-    private Duration shortestConnectTimeout() {
-        return partners.values().stream().map(Partner::connectTimeout).min(Duration::compareTo)
-                .orElse(Partner.DEFAULT_CONNECT_TIMEOUT);
+    /** Jetty's connect timeout is client-wide: the shortest of the partners'. The call timeout bounds each call. */
+    private Duration shortest(Function<Partner, Duration> timeout, Duration fallback) {
+        return partners.values().stream().map(timeout).min(Duration::compareTo).orElse(fallback);
+    }
+
+    /**
+     * Jetty's idle timeout is client-wide too: the shortest {@link Partner#idleTimeout()} of the partners its
+     * clients call, but never shorter than the longest call timeout of an HTTP/2 one — Jetty closes an HTTP/2
+     * connection on which no frame moved for that long even while a stream waits for its answer, failing the call.
+     * (Over HTTP/1.1 the call's own idle timeout replaces the connection's while it runs, see {@link JettyWire}.)
+     */
+    private Duration jettyIdleTimeout() {
+        List<Partner> onJetty = partners.values().stream()
+                .filter(p -> p.secure() || p.protocol() == Protocol.H2C || http1OverJetty).toList();
+        Duration shortestIdle = onJetty.stream().map(Partner::idleTimeout).min(Duration::compareTo)
+                .orElse(Partner.DEFAULT_IDLE_TIMEOUT);
+        Duration longestCall = onJetty.stream().filter(p -> p.protocol().multiplexed()).map(Partner::callTimeout)
+                .max(Duration::compareTo).orElse(Duration.ZERO);
+        return shortestIdle.compareTo(longestCall) >= 0 ? shortestIdle : longestCall;
     }
 
     /**

@@ -60,6 +60,7 @@ final class PartnerJson {
             .field("maxStreamsPerConnection", INTEGER, (p, v) -> p.builder().maxStreamsPerConnection(v.intValue()))
             .field("connectTimeoutMillis", INTEGER, (p, v) -> p.builder().connectTimeout(v.millis()))
             .field("callTimeoutMillis", INTEGER, (p, v) -> p.builder().callTimeout(v.millis()))
+            .field("idleTimeoutMillis", INTEGER, (p, v) -> p.builder().idleTimeout(v.millis()))
             .field("maxResponseBytes", INTEGER, (p, v) -> p.builder().maxResponseBytes(v.longValue()))
             .field("retries", INTEGER, (p, v) -> p.builder().retries(v.intValue()))
             .field("circuitBreaker", OBJECT, (p, v) -> circuitBreaker(v).ifPresent(p.builder()::circuitBreaker))
