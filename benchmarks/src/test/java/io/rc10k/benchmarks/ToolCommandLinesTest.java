@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rc10k.benchmarks.capacity.ColdBurst;
 import io.rc10k.benchmarks.capacity.DeadlineOvershoot;
 import io.rc10k.benchmarks.capacity.HeapPerMashup;
+import io.rc10k.benchmarks.capacity.OpenModelH2c;
 import io.rc10k.benchmarks.capacity.RequiredFailureLatency;
 import io.rc10k.benchmarks.capacity.StubCapacity;
 import io.rc10k.benchmarks.efficiency.Efficiency;
@@ -59,6 +60,7 @@ class ToolCommandLinesTest {
             case "jetty-peer" -> new Tool(JettyFanOut.class, "--calls");
             case "vertx-peer" -> new Tool(VertxFanOut.class, "--calls");
             case "tuning" -> new Tool(Tuning.class, "--rounds");
+            case "open-model-h2c" -> new Tool(OpenModelH2c.class, "--seconds");
             default -> throw new IllegalArgumentException(name);
         };
     }
@@ -80,7 +82,7 @@ class ToolCommandLinesTest {
     @ParameterizedTest
     @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "fleet", "rolling-restart", "peers",
             "https-cost", "cold-burst", "heap-per-mashup", "deadline-overshoot", "required-failure-latency", "hello",
-            "jdk-peer", "jetty-peer", "vertx-peer", "tuning"})
+            "jdk-peer", "jetty-peer", "vertx-peer", "tuning", "open-model-h2c"})
     void helpPrintsTheUsageAndExits0(String name) throws Exception {
         Run run = run(name, "--help");
         assertEquals(0, run.exit(), run.toString());
@@ -90,7 +92,7 @@ class ToolCommandLinesTest {
     @ParameterizedTest
     @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "fleet", "rolling-restart", "peers",
             "https-cost", "cold-burst", "heap-per-mashup", "deadline-overshoot", "required-failure-latency", "hello",
-            "jdk-peer", "jetty-peer", "vertx-peer", "tuning"})
+            "jdk-peer", "jetty-peer", "vertx-peer", "tuning", "open-model-h2c"})
     void versionPrintsTheProjectVersionAndExits0(String name) throws Exception {
         Run run = run(name, "--version");
         assertEquals(0, run.exit(), run.toString());
@@ -100,7 +102,7 @@ class ToolCommandLinesTest {
     @ParameterizedTest
     @ValueSource(strings = {"efficiency", "stub-capacity", "load-experiment", "fleet", "rolling-restart", "peers",
             "https-cost", "cold-burst", "heap-per-mashup", "deadline-overshoot", "required-failure-latency", "hello",
-            "jdk-peer", "jetty-peer", "vertx-peer", "tuning"})
+            "jdk-peer", "jetty-peer", "vertx-peer", "tuning", "open-model-h2c"})
     void aBadLineExits2NamingTheOption(String name) throws Exception {
         assertBadLine(name, "--colour: unknown option", "--colour");
         String option = tool(name).numberOption();
