@@ -61,6 +61,30 @@ final class PartnerKnobs {
     }
 
     /**
+     * A partner's {@code idleTimeoutMillis} (its keep-alive on the broker's side) under open-model load whose
+     * mashups come {@code 1/rate} apart: a timeout shorter than the gap closes the connections between mashups, so
+     * each call opens one; a longer one keeps them. C = 6 HTTP/1.1 calls answered at once.
+     */
+    static Table idleTimeout(Rig rig, List<String> values, double rate) throws Exception {
+        long deadline = 2_000;
+        Map<String, Rig.Server> launches = new LinkedHashMap<>();
+        Map<String, List<String>> cells = new LinkedHashMap<>();
+        for (String value : values) {
+            launches.put(value, new Rig.Server(rig.definitions(Rig.mashup(rig.stubs(), "\"idleTimeoutMillis\":" + value,
+                    CALLS, "", deadline)), List.of()));
+            cells.put(value, List.of(value));
+        }
+        Table table = new Table("partner-idle-timeout", "How long a kept partner connection may stay idle "
+                + "(`idleTimeoutMillis` in the definitions): what reconnecting between mashups costs.",
+                OpenSweep.columns(List.of("idleTimeoutMillis")));
+        OpenSweep.addRows(table, OpenSweep.run(rig, launches, rate, deadline), cells);
+        table.note(String.format(Locale.ROOT, "Open model at %.0f mashups/s (%.0f ms apart), each of C = %d calls to "
+                + "one HTTP/1.1 stub answering at once; the broker checks idle connections every 50 ms; async mode.",
+                rate, 1000 / rate, CALLS));
+        return table;
+    }
+
+    /**
      * {@code BODY/LIMIT}: each partner answer {@code BODY} bytes ({@code k}, {@code m}), {@code maxResponseBytes}
      * {@code LIMIT}; 16 clients, C = 6, HTTP/1.1, zero delay.
      */

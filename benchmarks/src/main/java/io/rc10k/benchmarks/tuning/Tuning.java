@@ -34,19 +34,20 @@ import java.util.Map;
 public final class Tuning {
     /** Every knob, in the order run. */
     static final List<String> KNOBS = List.of("selectors", "threads", "min-threads", "reserved-threads",
-            "idle-timeout", "max-inflight", "partner-connections", "streams", "max-response-bytes",
-            "max-buffered-bytes", "files", "somaxconn", "accept-queue", "ports", "heap", "gc");
+            "idle-timeout", "max-inflight", "partner-connections", "streams", "partner-idle-timeout",
+            "max-response-bytes", "max-buffered-bytes", "files", "somaxconn", "accept-queue", "ports", "heap", "gc");
 
     private static final String USAGE = """
             [options]   (run as java -cp benchmarks/target/benchmarks.jar io.rc10k.benchmarks.tuning.Tuning)
               --knobs LIST       which sweeps, in order (default all): selectors, threads, min-threads,
                                  reserved-threads, idle-timeout, max-inflight, partner-connections, streams,
-                                 max-response-bytes, max-buffered-bytes, files, somaxconn, accept-queue, ports,
+                                 partner-idle-timeout, max-response-bytes, max-buffered-bytes, files, somaxconn, accept-queue, ports,
                                  heap, gc
               --values LIST      the values of the one knob named by --knobs (default: the knob's own), e.g.
                                  selectors 1/1,0/1 (ACCEPTORS/SELECTORS); threads 16,200; min-threads 8,64;
                                  reserved-threads -1,0; idle-timeout 30000,1000; max-inflight 50,10000;
-                                 partner-connections 16,256; streams 1,128; max-response-bytes 256k/1m (BODY/LIMIT);
+                                 partner-connections 16,256; streams 1,128; partner-idle-timeout 30000,50;
+                                 max-response-bytes 256k/1m (BODY/LIMIT);
                                  max-buffered-bytes 4m,default; files 1024,20000,1024/unbounded (ulimit -n;
                                  unbounded: the limits of 20000 files); somaxconn 128,4096;
                                  accept-queue 4096,16;
@@ -108,6 +109,8 @@ public final class Tuning {
         add(knobs, "max-inflight", "10000,50,200,1000", (rig, v) -> ServerKnobs.maxInflight(rig, v, p.rates()));
         add(knobs, "partner-connections", "256,16,64,1024", (rig, v) -> PartnerKnobs.connections(rig, v, v.get(0)));
         add(knobs, "streams", "128,1,8,1024", (rig, v) -> PartnerKnobs.streams(rig, v, v.get(0)));
+        add(knobs, "partner-idle-timeout", "30000,1000,50", (rig, v) -> PartnerKnobs.idleTimeout(rig, v,
+                p.quick() ? 20 : 10));
         add(knobs, "max-response-bytes", "1k/1m,256k/1m,256k/64k",
                 (rig, v) -> PartnerKnobs.maxResponseBytes(rig, v, v.get(0)));
         add(knobs, "max-buffered-bytes", "default,4m,16m,64m", (rig, v) -> PartnerKnobs.maxBufferedBytes(rig, v,
