@@ -94,10 +94,19 @@ public final class Peers {
      * @param baselineJar another build of mashup-server.jar, measured in each mode beside this one in the same
      *                    rounds (as {@code baseline async}, {@code baseline async h2c}, and {@code baseline virtual}
      *                    on JDK 21+) to compare two builds in one run; null for none
+     * @param rows        the rows to measure, by name ({@code hello} always); empty for every row
      */
-    public record Settings(Rounds rounds, Path baselineJar) {
+    public record Settings(Rounds rounds, Path baselineJar, List<String> rows) {
         public Settings(Rounds rounds) {
-            this(rounds, null);
+            this(rounds, null, List.of());
+        }
+
+        public Settings {
+            rows = List.copyOf(rows);
+        }
+
+        boolean measures(String row) {
+            return rows.isEmpty() || row.equals("hello") || rows.contains(row);
         }
     }
 
@@ -128,7 +137,8 @@ public final class Peers {
             PeersTable medians = new PeersTable(calls(), windows, -1);
             StringBuilder out = new StringBuilder();
             for (String server : windows.keySet()) {
-                if (!server.startsWith("mashup-server") || server.endsWith(H2C)) {
+                if (!server.startsWith("mashup-server") || server.endsWith(H2C)
+                        || !windows.containsKey("vertx-peer") || !windows.containsKey("jdk-peer")) {
                     continue;
                 }
                 double vertx = medians.perSecond(server) / medians.perSecond("vertx-peer");
@@ -141,7 +151,8 @@ public final class Peers {
                         jdk, met(jdk >= 1.5), cpu, met(cpu <= 1.2), efficiency, met(efficiency >= 0.6)));
             }
             for (String server : windows.keySet()) {
-                if (server.endsWith(H2C) && !server.equals(VERTX_H2C.name())) {
+                if (server.endsWith(H2C) && !server.equals(VERTX_H2C.name())
+                        && windows.containsKey(server.substring(0, server.length() - H2C.length()))) {
                     out.append(h2cTarget(server, medians));
                 }
             }
@@ -160,7 +171,8 @@ public final class Peers {
             Arrays.sort(ratios);
             int middle = ratios.length / 2;
             double cpu = ratios.length % 2 == 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2;
-            double rate = medians.perSecond(server) / medians.perSecond(VERTX_H2C.name());
+            double rate = windows.containsKey(VERTX_H2C.name())
+                    ? medians.perSecond(server) / medians.perSecond(VERTX_H2C.name()) : Double.NaN;
             return String.format(Locale.ROOT, "targets, %s at C = %d: CPU per mashup %.2f× %s's (median of the rounds' "
                             + "ratios, %.2f–%.2f; ≤ 1.2: %s); mashups/s %.2f× %s's (≥ 1.0: %s)%n", server, calls(), cpu,
                     twin, ratios[0], ratios[ratios.length - 1], met(cpu <= 1.2), rate, VERTX_H2C.name(),
@@ -219,6 +231,12 @@ public final class Peers {
             if (baseline != null) {
                 rows.put("baseline async" + H2C, () -> Efficiency.startMashup(baseline, h2cDefinitions, "async"));
             }
+            for (String row : settings.rows()) {
+                if (!rows.containsKey(row)) {
+                    throw new IllegalArgumentException("--rows: no row \"" + row + "\" (rows: " + rows.keySet() + ")");
+                }
+            }
+            rows.keySet().removeIf(row -> !settings.measures(row));
             Map<String, InterleavedRounds.Target> targets = new LinkedHashMap<>();
             for (Map.Entry<String, Start> row : rows.entrySet()) {
                 ServerProcess server = row.getValue().start();
@@ -263,22 +281,26 @@ public final class Peers {
 
     private static final String USAGE = Rounds.usage("the servers' JVM; default: this one") + " --baseline-jar PATH "
             + "(another mashup-server.jar, measured beside it in each mode, as \"baseline async\", \"baseline async h2c\" "
-            + "and, on JDK 21+, \"baseline virtual\") --help --version";
+            + "and, on JDK 21+, \"baseline virtual\") --rows NAME,NAME (only these rows, and hello; default: all) "
+            + "--help --version";
 
     public static void main(String[] args) throws Exception {
         Rounds.Reader rounds = Rounds.reader(Rounds.defaults());
         Path baselineJar = null;
+        List<String> only = List.of();
         CommandLine line = new CommandLine("peers", USAGE, args);
         while (line.next()) {
             if (line.option().equals("--baseline-jar")) {
                 baselineJar = line.path();
+            } else if (line.option().equals("--rows")) {
+                only = line.list().stream().map(String::trim).toList();
             } else {
                 rounds.readOrUnknown(line);
             }
         }
         Settings settings;
         try {
-            settings = new Settings(rounds.get(), baselineJar);
+            settings = new Settings(rounds.get(), baselineJar, only);
         } catch (IllegalArgumentException e) {
             throw line.fail(e.getMessage());
         }

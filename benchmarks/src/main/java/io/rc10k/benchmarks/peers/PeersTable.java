@@ -40,13 +40,16 @@ final class PeersTable {
         return (1 + calls) * cpuMicros("hello") / cpuMicros(server);
     }
 
-    /** The rival peer measured with the most mashups/s among those whose calls go over the protocol of {@code server}. */
+    /**
+     * The rival peer measured with the most mashups/s among those whose calls go over the protocol of {@code server};
+     * null when no such peer was measured (a run of chosen rows).
+     */
     String bestPeer(String server) {
         boolean h2c = server.endsWith(Peers.H2C);
         return Stream.concat(Peers.PEERS.stream().filter(Peers.Peer::rival).map(Peers.Peer::name),
                         Stream.of(NginxSsiPeer.NAME))
                 .filter(p -> windows.containsKey(p) && p.endsWith(Peers.H2C) == h2c)
-                .max(Comparator.comparingDouble(this::perSecond)).orElseThrow();
+                .max(Comparator.comparingDouble(this::perSecond)).orElse(null);
     }
 
     String render() {
@@ -71,8 +74,8 @@ final class PeersTable {
                     hello ? "hello (floor, per request)" : server, perSecond(server), second, cpuMicros(server),
                     figure(server, Window::systemPercent),
                     hello ? "—" : String.format(Locale.ROOT, "%.2f", efficiency(server)),
-                    hello ? "—" : String.format(Locale.ROOT, "%.2f", perSecond(server) / perSecond(best)),
-                    hello ? "—" : String.format(Locale.ROOT, "%.2f", cpuMicros(server) / cpuMicros(best)),
+                    hello || best == null ? "—" : String.format(Locale.ROOT, "%.2f", perSecond(server) / perSecond(best)),
+                    hello || best == null ? "—" : String.format(Locale.ROOT, "%.2f", cpuMicros(server) / cpuMicros(best)),
                     hello ? "—" : String.format(Locale.ROOT, "%.1f", figure(server,
                             w -> w.stubCpuMillis() * 1000.0 / (w.requests() * (double) w.calls()))),
                     taken.stream().mapToLong(Window::failed).sum()));
