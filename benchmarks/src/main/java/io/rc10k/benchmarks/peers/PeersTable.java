@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
 
@@ -53,7 +54,8 @@ final class PeersTable {
     }
 
     String render() {
-        String bests = bestPeer("") + " (HTTP/1.1), " + bestPeer(Peers.H2C) + " (h2c)";
+        String bests = Objects.requireNonNullElse(bestPeer(""), "none measured") + " (HTTP/1.1), "
+                + Objects.requireNonNullElse(bestPeer(Peers.H2C), "none measured") + " (h2c)";
         StringBuilder out = new StringBuilder(round < 0
                 ? String.format(Locale.ROOT, "medians over %d rounds, C = %d; best peer: %s%n", rounds(), calls, bests)
                 : String.format(Locale.ROOT, "round %d, C = %d; best peer: %s%n", round + 1, calls, bests));
