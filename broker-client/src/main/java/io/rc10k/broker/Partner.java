@@ -26,6 +26,8 @@ public final class Partner {
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
     public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(10);
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
+    /** The longest {@link #idleTimeout()} accepted: a day. */
+    public static final Duration MAX_IDLE_TIMEOUT = Duration.ofDays(1);
     public static final long DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
     public static final int DEFAULT_CACHE_MAX_ENTRIES = 1_000;
     public static final long DEFAULT_CACHE_MAX_BYTES = 16L * 1024 * 1024;
@@ -178,7 +180,9 @@ public final class Partner {
     /**
      * How long a kept-alive connection to the partner may stay idle before the broker closes it; keep it below the
      * partner's own keep-alive timeout, so that the broker never sends on a connection the partner is closing. It
-     * never cuts a call short: while a call is on a connection, only the call's timeout bounds it.
+     * never cuts a call short: while a call is on a connection, only the call's timeout bounds it. Exact per
+     * partner on the HTTP/1.1 loops; h2c and https partners share Jetty's client-wide idle timeout, the shortest
+     * of theirs but never below their longest connect timeout nor any HTTP/2 partner's call timeout.
      */
     public Duration idleTimeout() {
         return idleTimeout;
@@ -308,7 +312,7 @@ public final class Partner {
         }
 
         public Builder idleTimeout(Duration idleTimeout) {
-            this.idleTimeout = PartnerChecks.positive(name, "idleTimeout", idleTimeout);
+            this.idleTimeout = PartnerChecks.positive(name, "idleTimeout", idleTimeout, MAX_IDLE_TIMEOUT);
             return this;
         }
 

@@ -56,6 +56,15 @@ final class PartnerChecks {
         return value;
     }
 
+    /** Positive and at most {@code max} (so that it fits a count of nanoseconds). */
+    static Duration positive(String partner, String field, Duration value, Duration max) {
+        if (value == null || value.isNegative() || value.isZero() || value.compareTo(max) > 0) {
+            throw new IllegalArgumentException(partner + "." + field + ": " + value + " (accepted: > 0 and at most "
+                    + max + ")");
+        }
+        return value;
+    }
+
     /**
      * The protocol and TLS settings checked against the scheme: h2c only in cleartext, TLS settings only
      * with https (and their files readable). Returns the protocol to use: h2 names h2c for an http partner.

@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -43,16 +44,19 @@ public final class NginxSsiPeer {
     private NginxSsiPeer() {
     }
 
-    /** The {@code nginx} executable on the {@code PATH}, or null. */
+    /**
+     * The {@code nginx} executable on the {@code PATH}, or Debian's ({@code /usr/sbin}, which a user's
+     * {@code PATH} often leaves out), or null.
+     */
     public static Path onPath() {
         String path = System.getenv("PATH");
+        List<Path> candidates = new ArrayList<>();
         for (String dir : path == null ? new String[0] : path.split(java.io.File.pathSeparator)) {
-            Path nginx = Path.of(dir.isEmpty() ? "." : dir, "nginx");
-            if (Files.isRegularFile(nginx) && Files.isExecutable(nginx)) {
-                return nginx;
-            }
+            candidates.add(Path.of(dir.isEmpty() ? "." : dir, "nginx"));
         }
-        return null;
+        candidates.add(Path.of("/usr/sbin/nginx"));
+        return candidates.stream().filter(n -> Files.isRegularFile(n) && Files.isExecutable(n)).findFirst()
+                .orElse(null);
     }
 
     /**

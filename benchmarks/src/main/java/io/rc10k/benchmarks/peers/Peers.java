@@ -216,7 +216,8 @@ public final class Peers {
             }
             Path nginx = NginxSsiPeer.onPath();
             if (nginx == null) {
-                System.out.println(NginxSsiPeer.NAME + ": skipped — no nginx on the PATH (Debian: apt-get install nginx)");
+                System.out.println(NginxSsiPeer.NAME + ": skipped — no nginx on the PATH nor in /usr/sbin (Debian: "
+                        + "apt-get install nginx)");
             } else {
                 rows.put(NginxSsiPeer.NAME, () -> NginxSsiPeer.start(nginx, nginxFiles, stubs.uri().resolve("/stub"), c));
             }

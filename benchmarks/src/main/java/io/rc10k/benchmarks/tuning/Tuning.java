@@ -41,8 +41,8 @@ public final class Tuning {
             [options]   (run as java -cp benchmarks/target/benchmarks.jar io.rc10k.benchmarks.tuning.Tuning)
               --knobs LIST       which sweeps, in order (default all): selectors, threads, min-threads,
                                  reserved-threads, idle-timeout, max-inflight, partner-connections, streams,
-                                 partner-idle-timeout, max-response-bytes, max-buffered-bytes, files, somaxconn, accept-queue, ports,
-                                 heap, gc
+                                 partner-idle-timeout, max-response-bytes, max-buffered-bytes, files, somaxconn,
+                                 accept-queue, ports, heap, gc
               --values LIST      the values of the one knob named by --knobs (default: the knob's own), e.g.
                                  selectors 1/1,0/1 (ACCEPTORS/SELECTORS); threads 16,200; min-threads 8,64;
                                  reserved-threads -1,0; idle-timeout 30000,1000; max-inflight 50,10000;

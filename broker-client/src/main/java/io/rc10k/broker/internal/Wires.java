@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.eclipse.jetty.client.AbstractConnectionPool;
 import org.eclipse.jetty.client.ConnectionPool;
 import org.eclipse.jetty.client.Destination;
@@ -112,7 +113,6 @@ public final class Wires extends ContainerLifeCycle {
         client.setByteBufferPool(buffers);
         client.setSslContextFactory(tls);
         client.setName(name);
-        client.setIdleTimeout(connector.getIdleTimeout().toMillis());
         // Admission per partner (PartnerState) bounds the queue; Jetty's per-destination cap must not cut in first.
         client.setMaxRequestsQueuedPerDestination(Integer.MAX_VALUE);
         client.setMaxConnectionsPerDestination(Integer.MAX_VALUE);
@@ -132,18 +132,19 @@ public final class Wires extends ContainerLifeCycle {
 
     /**
      * Jetty's idle timeout is client-wide too: the shortest {@link Partner#idleTimeout()} of the partners its
-     * clients call, but never shorter than the longest call timeout of an HTTP/2 one — Jetty closes an HTTP/2
-     * connection on which no frame moved for that long even while a stream waits for its answer, failing the call.
-     * (Over HTTP/1.1 the call's own idle timeout replaces the connection's while it runs, see {@link JettyWire}.)
+     * clients call, but never shorter than their longest connect timeout (it bounds a TLS handshake too) nor the
+     * longest call timeout of an HTTP/2 one — Jetty closes an HTTP/2 connection on which no frame moved for that
+     * long even while a stream waits for its answer, failing the call. (Over HTTP/1.1 the call's own idle timeout
+     * replaces the connection's while it runs, see {@link JettyWire}.)
      */
     private Duration jettyIdleTimeout() {
         List<Partner> onJetty = partners.values().stream()
                 .filter(p -> p.secure() || p.protocol() == Protocol.H2C || http1OverJetty).toList();
-        Duration shortestIdle = onJetty.stream().map(Partner::idleTimeout).min(Duration::compareTo)
+        Duration idle = onJetty.stream().map(Partner::idleTimeout).min(Duration::compareTo)
                 .orElse(Partner.DEFAULT_IDLE_TIMEOUT);
-        Duration longestCall = onJetty.stream().filter(p -> p.protocol().multiplexed()).map(Partner::callTimeout)
-                .max(Duration::compareTo).orElse(Duration.ZERO);
-        return shortestIdle.compareTo(longestCall) >= 0 ? shortestIdle : longestCall;
+        Stream<Duration> floors = Stream.concat(onJetty.stream().map(Partner::connectTimeout),
+                onJetty.stream().filter(p -> p.protocol().multiplexed()).map(Partner::callTimeout));
+        return floors.reduce(idle, (a, b) -> a.compareTo(b) >= 0 ? a : b);
     }
 
     /**
