@@ -1,6 +1,7 @@
 package io.rc10k.broker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.stubs.PartnerStubs;
@@ -8,9 +9,11 @@ import io.rc10k.stubs.StubCertificate;
 import io.rc10k.stubs.StubOptions;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -67,6 +70,16 @@ class PartnerIdleTimeoutTest {
 
     private static Outcome call(BrokerClient broker, String path) throws Exception {
         return broker.send(Call.to("p").path(path).build()).outcome().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void anIdleTimeoutOutOfBoundsIsRefusedNamingTheField() {
+        for (Duration bad : List.of(Duration.ZERO, Duration.ofMillis(-1), Partner.MAX_IDLE_TIMEOUT.plusMillis(1))) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> Partner.builder("p", "http://127.0.0.1:1").idleTimeout(bad));
+            assertTrue(e.getMessage().startsWith("p.idleTimeout: " + bad + " (accepted: > 0 and at most PT24H)"),
+                    e.getMessage());
+        }
     }
 
     /** Waits until the broker holds no connection to the partner: well before the default idle timeout (30 s). */
