@@ -158,7 +158,8 @@ class HostileMatrixTest {
             assertEquals("{\"ok\":true}", next.bodyAsString().trim(), m + ": the next call's body");
             if (observed != Expect.OK) {
                 assertEquals(acceptedBefore + 1, partner.connectionsAccepted(),
-                        m + " over " + wire + ": the connection that saw the fault was used again");
+                        m + " over " + wire + ": the next call must open exactly one new connection (none: the"
+                        + " connection that saw the fault was used again; two: one more than the call needed)");
             }
             assertEquals(0, broker.bufferedBytes(), m + ": buffered bytes not given back");
         } finally {

@@ -3,6 +3,7 @@ package io.rc10k.broker.internal;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.Connection;
 import org.eclipse.jetty.client.HttpClient;
@@ -48,7 +49,7 @@ public final class JettyWire implements Wire {
             // The caller's Content-Type, if any, stays; Jetty adds the content's own only when there is none.
             request.body(new BytesRequestContent(headers == null ? null : headers.get(HttpHeader.CONTENT_TYPE), body));
         }
-        return new JettyCall(request, events);
+        return new JettyCall(request, events, version == HttpVersion.HTTP_1_1);
     }
 
     @Override
@@ -56,15 +57,31 @@ public final class JettyWire implements Wire {
         return http.isRunning();
     }
 
-    /** Jetty's request and response listeners, told as {@link Events}. */
+    /**
+     * Jetty's request and response listeners, told as {@link Events}.
+     *
+     * <p>A failure while an interim answer (100, 102, 103) is being read reaches these listeners twice: first
+     * from the interim answer's protocol handler, before Jetty has closed the connection, then from the exchange's
+     * own end. The first is told, once; on HTTP/1.1 the connection that carried the failed call is closed before,
+     * as Jetty would close it a moment later, so that a retry or the next call cannot find it still in the pool
+     * (where its removal would make Jetty open a connection nobody asked for).</p>
+     */
     private static final class JettyCall implements Call, Request.Listener, Response.Listener {
+        private static final AtomicIntegerFieldUpdater<JettyCall> COMPLETED =
+                AtomicIntegerFieldUpdater.newUpdater(JettyCall.class, "completed");
+
         private final Request request;
         private final Events events;
+        /** HTTP/1.1: the connection is this call's alone, and a failure closes it. */
+        private final boolean dedicated;
         private volatile Connection connection;
+        /** 1 once {@link Events#onComplete} was told. */
+        private volatile int completed;
 
-        JettyCall(Request request, Events events) {
+        JettyCall(Request request, Events events, boolean dedicated) {
             this.request = request;
             this.events = events;
+            this.dedicated = dedicated;
         }
 
         @Override
@@ -100,8 +117,14 @@ public final class JettyWire implements Wire {
 
         @Override
         public void onComplete(Result result) {
+            if (!COMPLETED.compareAndSet(this, 0, 1)) {
+                return;
+            }
             Response response = result.getResponse();
             Connection used = connection;
+            if (result.isFailed() && dedicated && used != null) {
+                used.close();
+            }
             // With Jetty's default (non-strict) event ordering, the connection was already released to
             // the pool or closed before this callback: open now means pooled and reusable.
             events.onComplete(response == null ? 0 : response.getStatus(), response == null ? null
