@@ -94,10 +94,12 @@ public final class Wires extends ContainerLifeCycle {
      * answers are handled: {@code BLOCKING} on a pool thread, {@code NON_BLOCKING} on the thread that parsed them.
      */
     private HttpClient jettyClient(String name, SslContextFactory.Client tls, InvocationType invocation) {
+        // Each buffer seen through a view of its own: see PrivateViewPool for the Jetty flaw it contains.
+        ByteBufferPool viewed = new PrivateViewPool(buffers);
         ClientConnector connector = new ClientConnector();
         connector.setExecutor(executor);
         connector.setScheduler(scheduler);
-        connector.setByteBufferPool(buffers);
+        connector.setByteBufferPool(viewed);
         connector.setSelectors(Math.max(1, selectors));
         connector.setConnectTimeout(shortest(Partner::connectTimeout, Partner.DEFAULT_CONNECT_TIMEOUT));
         connector.setIdleTimeout(jettyIdleTimeout());
@@ -110,7 +112,7 @@ public final class Wires extends ContainerLifeCycle {
         HttpClient client = new HttpClient(transport);
         client.setExecutor(executor);
         client.setScheduler(scheduler);
-        client.setByteBufferPool(buffers);
+        client.setByteBufferPool(viewed);
         client.setSslContextFactory(tls);
         client.setName(name);
         // Admission per partner (PartnerState) bounds the queue; Jetty's per-destination cap must not cut in first.
