@@ -80,7 +80,7 @@ public final class Wires extends ContainerLifeCycle {
         this.selectors = selectors;
         this.http1OverJetty = http1OverJetty;
         this.http = jettyClient("broker-client", TlsMaterial.sslContextFactory("broker-client", PartnerTls.DEFAULT),
-                InvocationType.BLOCKING);
+                InvocationType.BLOCKING, true);
         this.h2cHttp = anyH2c(partners.values()) ? h2cClient() : null;
         tlsClients();
         this.http1 = http1Loops();
@@ -91,11 +91,14 @@ public final class Wires extends ContainerLifeCycle {
     /**
      * Step one: one of Jetty's clients on the shared pool, scheduler and buffers — HTTP/1.1, h2c, and over TLS
      * h2 or HTTP/1.1 by ALPN, with {@code tls} for every https partner it calls; {@code invocation} says where
-     * answers are handled: {@code BLOCKING} on a pool thread, {@code NON_BLOCKING} on the thread that parsed them.
+     * answers are handled: {@code BLOCKING} on a pool thread, {@code NON_BLOCKING} on the thread that parsed them;
+     * {@code http1} whether it may speak HTTP/1.1.
      */
-    private HttpClient jettyClient(String name, SslContextFactory.Client tls, InvocationType invocation) {
-        // Each buffer seen through a view of its own: see PrivateViewPool for the Jetty flaw it contains.
-        ByteBufferPool viewed = new PrivateViewPool(buffers);
+    private HttpClient jettyClient(String name, SslContextFactory.Client tls, InvocationType invocation,
+            boolean http1) {
+        // Over HTTP/1.1 each buffer is seen through a view of its own: see PrivateViewPool for the Jetty flaw it
+        // contains (in Jetty's HTTP/1.1 receiver; the h2c client, which speaks HTTP/2 only, keeps the pool as is).
+        ByteBufferPool viewed = http1 ? new PrivateViewPool(buffers) : buffers;
         ClientConnector connector = new ClientConnector();
         connector.setExecutor(executor);
         connector.setScheduler(scheduler);
@@ -157,7 +160,7 @@ public final class Wires extends ContainerLifeCycle {
      */
     private HttpClient h2cClient() {
         return jettyClient("broker-client-h2c", TlsMaterial.sslContextFactory("broker-client-h2c", PartnerTls.DEFAULT),
-                InvocationType.NON_BLOCKING);
+                InvocationType.NON_BLOCKING, false);
     }
 
     /** Whether any partner is h2c: only then does the broker run a client (and its selectors) for h2c. */
@@ -179,7 +182,7 @@ public final class Wires extends ContainerLifeCycle {
             HttpClient client = partner.tls().equals(PartnerTls.DEFAULT) ? http : byTls.get(partner.tls());
             if (client == null) {
                 client = jettyClient("broker-client-tls-" + (byTls.size() + 1),
-                        TlsMaterial.sslContextFactory(partner.name(), partner.tls()), InvocationType.BLOCKING);
+                        TlsMaterial.sslContextFactory(partner.name(), partner.tls()), InvocationType.BLOCKING, true);
                 byTls.put(partner.tls(), client);
             }
             secureClients.put(partner.name(), client);
