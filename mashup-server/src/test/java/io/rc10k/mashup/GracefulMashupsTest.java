@@ -86,6 +86,10 @@ class GracefulMashupsTest {
             assertEquals(200, first.status, first.toString());
             assertFalse("close".equalsIgnoreCase(first.headers.get("connection")), "kept alive: " + first);
 
+            // The first answer's bytes can reach us before its request leaves the in-flight count: wait for
+            // that, or the count of 1 below could be this request's, and the held one be refused by the stop.
+            Await.until(() -> metrics.inboundInFlight() == 0, () -> "in flight: " + metrics.inboundInFlight());
+
             // Held 8 s at its partner: the drain lasts at least that long, however slow this machine.
             CompletableFuture<ContentResponse> held = new CompletableResponseListener(client.newRequest(
                     "http://127.0.0.1:" + port + "/mashup/wait?ms=8000").headers(h -> h.put(HttpHeader.CONNECTION, "close"))
