@@ -11,6 +11,9 @@ module io.rc10k.broker {
     // ByteBufferPool; a call carries HttpFields): jetty-client brings jetty-http, -io and -util along.
     requires transitive org.eclipse.jetty.client;
     requires org.eclipse.jetty.http2.client;
+    // The h2c wire on the client's own loops parses frames and HPACK with Jetty's HTTP/2 parser and encoder.
+    requires org.eclipse.jetty.http2.common;
+    requires org.eclipse.jetty.http2.hpack;
     requires org.eclipse.jetty.http2.client.transport;
     // HTTPS partners: ALPN over the JDK's TLS, which jetty-alpn-client finds as a service; no class of
     // it is named here, so without this nothing would put it in the module graph.

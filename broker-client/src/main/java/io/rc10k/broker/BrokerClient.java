@@ -56,6 +56,7 @@ public final class BrokerClient extends ContainerLifeCycle {
     private final ByteBufferPool injectedBuffers;
     private final int selectors;
     private final boolean http1OverJetty;
+    private final boolean h2cOverJetty;
     private final BufferBudget buffers;
     /** Exchanges sent on their own, in flight: a stop cancels them. A fan-out's are kept by {@link #fanOuts}. */
     private final Set<RealExchange> alone = ConcurrentHashMap.newKeySet();
@@ -85,6 +86,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         this.injectedBuffers = b.byteBufferPool;
         this.selectors = b.selectors;
         this.http1OverJetty = b.http1OverJetty;
+        this.h2cOverJetty = b.h2cOverJetty;
     }
 
     public static Builder builder() {
@@ -124,7 +126,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         executor = injectedExecutor != null ? injectedExecutor : ownPool();
         Scheduler scheduler = injectedScheduler != null ? injectedScheduler : ownScheduler();
         wires = new Wires(partners, executor, scheduler,
-                injectedBuffers != null ? injectedBuffers : new ArrayByteBufferPool(), selectors, http1OverJetty);
+                injectedBuffers != null ? injectedBuffers : new ArrayByteBufferPool(), selectors, http1OverJetty, h2cOverJetty);
         addBean(wires, true);
         exchanges = new ExchangeFactory(this, states, wires, scheduler, executor);
         fanOuts = new FanOuts(scheduler, executor);
@@ -269,6 +271,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         /** 0: a quarter of the maximum heap. */
         private long maxBufferedBytes;
         private boolean http1OverJetty;
+        private boolean h2cOverJetty;
 
         private Builder() {
         }
@@ -336,6 +339,15 @@ public final class BrokerClient extends ContainerLifeCycle {
          */
         public Builder jettyForHttp1() {
             this.http1OverJetty = true;
+            return this;
+        }
+
+        /**
+         * h2c partners are called over Jetty's {@link HttpClient} (its HTTP/2 client), as before the client's own
+         * h2c wire, instead of on the client's loops: for comparing the two, not for production.
+         */
+        public Builder jettyForH2c() {
+            this.h2cOverJetty = true;
             return this;
         }
 

@@ -2,6 +2,7 @@ package io.rc10k.broker;
 
 import io.rc10k.broker.internal.FanOutLedger;
 import io.rc10k.broker.internal.RealExchange;
+import io.rc10k.broker.internal.WriteBatch;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -74,9 +75,12 @@ final class FanOutRun implements CyclicTimeouts.Expirable {
             }
         }
         // Only the calls made at start: a later-stage call may be made (and started) while this loop runs.
-        for (int i = 0; i < out.length(); i++) {
-            if (!calls.get(i).chained()) {
-                out.get(i).start();
+        // In one write batch: the requests of the calls that share an h2c connection go out in one write.
+        try (WriteBatch batch = WriteBatch.open()) {
+            for (int i = 0; i < out.length(); i++) {
+                if (!calls.get(i).chained()) {
+                    out.get(i).start();
+                }
             }
         }
     }

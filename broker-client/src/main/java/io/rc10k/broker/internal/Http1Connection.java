@@ -25,7 +25,7 @@ import org.eclipse.jetty.http.HttpFields;
  * fields both sides read: a sender sets {@code call} then reads {@code closed}, the loop sets
  * {@code closed} then reads {@code call}, so a call is never left on a connection nobody reads.</p>
  */
-final class Http1Connection {
+final class Http1Connection implements LoopConnection {
     private static final VarHandle CALL;
 
     static {
@@ -161,7 +161,8 @@ final class Http1Connection {
     }
 
     /** On the loop: the selector says the channel is ready. */
-    void ready(SelectionKey ready) {
+    @Override
+    public void ready(SelectionKey ready) {
         try {
             if (ready.isConnectable()) {
                 channel.finishConnect();
@@ -249,7 +250,8 @@ final class Http1Connection {
     }
 
     /** On the loop: closes once, gives the place back, and ends a call still on it as reset. */
-    void close() {
+    @Override
+    public void close() {
         if (closed) {
             return;
         }
@@ -287,7 +289,8 @@ final class Http1Connection {
     }
 
     /** On the loop, every tick: the connect, call and idle deadlines (the partner's idle timeout). */
-    void check(long now) {
+    @Override
+    public void check(long now) {
         Http1Call current = call;
         if (!connected) {
             if (current != null && now - current.deadlineNanos >= 0) {

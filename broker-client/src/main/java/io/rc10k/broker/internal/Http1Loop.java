@@ -13,7 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One selector of an {@link Http1Wire} and the connections registered on it, run as one long task on
+ * One selector of an {@link Http1Wire} and the connections registered on it (HTTP/1.1 ones, and the
+ * {@link H2cWire}'s h2c ones), run as one long task on
  * the shared executor (as Jetty's own selectors are). Every {@value #TICK_MILLIS} ms it checks its
  * connections' connect, call and idle deadlines, so no exchange needs a timer of its own. Between two
  * selects it runs at most {@value #MAX_TASKS_PER_SELECT} queued tasks: a burst of new calls, each
@@ -38,7 +39,7 @@ final class Http1Loop implements Runnable {
     final ByteBuffer buffer = ByteBuffer.allocateDirect(64 * 1024);
     private final Http1Wire wire;
     private final LoopTasks tasks = new LoopTasks();
-    private final Set<Http1Connection> connections = new HashSet<>();
+    private final Set<LoopConnection> connections = new HashSet<>();
     private volatile Thread thread;
     private volatile boolean running = true;
     private long lastTick = System.nanoTime();
@@ -69,11 +70,11 @@ final class Http1Loop implements Runnable {
         return Thread.currentThread() == thread;
     }
 
-    void adopt(Http1Connection connection) {
+    void adopt(LoopConnection connection) {
         connections.add(connection);
     }
 
-    void forget(Http1Connection connection) {
+    void forget(LoopConnection connection) {
         connections.remove(connection);
     }
 
@@ -106,7 +107,7 @@ final class Http1Loop implements Runnable {
 
     /** As the loop ends, between the last two drains of its tasks: its connections and selector closed. */
     private void close() {
-        for (Http1Connection connection : new ArrayList<>(connections)) {
+        for (LoopConnection connection : new ArrayList<>(connections)) {
             connection.close();
         }
         try {
@@ -118,16 +119,16 @@ final class Http1Loop implements Runnable {
     }
 
     private void ready(SelectionKey key) {
-        ((Http1Connection) key.attachment()).ready(key);
+        ((LoopConnection) key.attachment()).ready(key);
     }
 
     private void tick(long now) {
-        List<Http1Connection> all = new ArrayList<>(connections);
-        for (Http1Connection connection : all) {
+        List<LoopConnection> all = new ArrayList<>(connections);
+        for (LoopConnection connection : all) {
             try {
                 connection.check(now);
             } catch (RuntimeException | AssertionError | StackOverflowError e) {
-                LOG.warn("HTTP/1.1 loop: checking a connection's deadlines failed; ignored", e);
+                LOG.warn("broker loop: checking a connection's deadlines failed; ignored", e);
             }
         }
         wire.tick(this, now);

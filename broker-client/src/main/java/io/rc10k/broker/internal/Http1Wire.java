@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.util.component.AbstractLifeCycle;
 import org.eclipse.jetty.util.thread.ThreadPool;
@@ -37,6 +38,8 @@ public final class Http1Wire extends AbstractLifeCycle implements Wire {
     private final Http1Loop[] loops;
     private final AtomicInteger next = new AtomicInteger();
     private ThreadPoolBudget.Lease lease;
+    /** The h2c calls that share these loops, or null. */
+    private volatile H2cWire h2c;
 
     /**
      * The loops a pool can spare: one per two cores (at most 8), as Jetty gives a server connector one
@@ -80,6 +83,10 @@ public final class Http1Wire extends AbstractLifeCycle implements Wire {
     @Override
     protected void doStop() throws Exception {
         IOException stopping = new IOException("the broker client is stopping");
+        H2cWire multiplexed = h2c;
+        if (multiplexed != null) {
+            multiplexed.failWaiting(stopping);
+        }
         for (Http1Destination[] hosts : destinations.values()) {
             for (Http1Destination destination : hosts) {
                 destination.failWaiting(stopping);
@@ -110,16 +117,27 @@ public final class Http1Wire extends AbstractLifeCycle implements Wire {
 
     /** Any thread: opens a connection for {@code first} on the next loop (the place is already counted). */
     void connect(Http1Destination destination, Http1Call first) {
-        Http1Loop loop = loops[Math.floorMod(next.getAndIncrement(), loops.length)];
-        InetSocketAddress address = destination.address;
+        Http1Loop loop = nextLoop();
+        onLoop(loop, destination.address, resolved -> open(loop, destination, first, resolved));
+    }
+
+    /** Any thread: the loop a new connection goes on, the loops taken in turn. */
+    Http1Loop nextLoop() {
+        return loops[Math.floorMod(next.getAndIncrement(), loops.length)];
+    }
+
+    /**
+     * Any thread: runs {@code open} on {@code loop} with {@code address} resolved; a name to look up is looked
+     * up on the executor first, since a loop must never block.
+     */
+    void onLoop(Http1Loop loop, InetSocketAddress address, Consumer<InetSocketAddress> open) {
         if (address.isUnresolved() && !isLiteral(address.getHostString())) {
-            // A name to look up: off the loop, which must never block.
             executor.execute(() -> {
                 InetSocketAddress resolved = resolve(address);
-                loop.execute(() -> open(loop, destination, first, resolved));
+                loop.execute(() -> open.accept(resolved));
             });
         } else {
-            loop.execute(() -> open(loop, destination, first, resolve(address)));
+            loop.execute(() -> open.accept(resolve(address)));
         }
     }
 
@@ -157,12 +175,21 @@ public final class Http1Wire extends AbstractLifeCycle implements Wire {
     /** On a loop, every tick: the first loop also ends calls that waited for a connection past their deadline. */
     void tick(Http1Loop loop, long now) {
         if (loop == loops[0]) {
+            H2cWire multiplexed = h2c;
+            if (multiplexed != null) {
+                multiplexed.expireWaiting(now);
+            }
             for (Http1Destination[] hosts : destinations.values()) {
                 for (Http1Destination destination : hosts) {
                     destination.expireWaiting(now);
                 }
             }
         }
+    }
+
+    /** {@code wire}'s connections run on these loops too: its waiting calls expire and fail with theirs. */
+    void share(H2cWire wire) {
+        this.h2c = wire;
     }
 
     /** True when called on one of this wire's loops. */

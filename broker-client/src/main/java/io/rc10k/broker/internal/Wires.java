@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * scheduler and buffers; started and stopped as one bean of the broker, its clients and loops its beans.
  *
  * <pre>{@code
- * Wires wires = new Wires(partners, executor, scheduler, buffers, selectors, false);
+ * Wires wires = new Wires(partners, executor, scheduler, buffers, selectors, false, false);
  * broker.addBean(wires, true);
  * wires.wire(partner).newCall(…);
  * }</pre>
@@ -56,13 +56,15 @@ public final class Wires extends ContainerLifeCycle {
     private final ByteBufferPool buffers;
     private final int selectors;
     private final boolean http1OverJetty;
+    private final boolean h2cOverJetty;
     private final HttpClient http;
-    /** The client of h2c partners, or null when no partner is h2c. */
+    /** The client of h2c partners when they are called over Jetty's client ({@code h2cOverJetty}), else null. */
     private final HttpClient h2cHttp;
     /** By partner name, for https partners: their wire and the client it runs on. */
     private final Map<String, Wire> secureWires = new HashMap<>();
     private final Map<String, HttpClient> secureClients = new HashMap<>();
     private final Http1Wire http1;
+    /** The wire of h2c partners (on the loops, or on {@link #h2cHttp}), or null when no partner is h2c. */
     private final Wire h2c;
     /** HTTP/1.1 partners' calls over Jetty's client instead of the loops, or null. */
     private final Wire jettyHttp1;
@@ -70,21 +72,24 @@ public final class Wires extends ContainerLifeCycle {
     /**
      * @param selectors      HTTP/1.1 loops and Jetty selectors, or 0 for the defaults
      * @param http1OverJetty HTTP/1.1 partners over Jetty's client instead of the loops (for comparisons)
+     * @param h2cOverJetty   h2c partners over Jetty's client instead of the loops (for comparisons)
      */
     public Wires(Map<String, Partner> partners, Executor executor, Scheduler scheduler, ByteBufferPool buffers,
-            int selectors, boolean http1OverJetty) throws IOException {
+            int selectors, boolean http1OverJetty, boolean h2cOverJetty) throws IOException {
         this.partners = partners;
         this.executor = executor;
         this.scheduler = scheduler;
         this.buffers = buffers;
         this.selectors = selectors;
         this.http1OverJetty = http1OverJetty;
+        this.h2cOverJetty = h2cOverJetty;
         this.http = jettyClient("broker-client", TlsMaterial.sslContextFactory("broker-client", PartnerTls.DEFAULT),
                 InvocationType.BLOCKING, true);
-        this.h2cHttp = anyH2c(partners.values()) ? h2cClient() : null;
+        this.h2cHttp = h2cOverJetty && anyH2c(partners.values()) ? h2cClient() : null;
         tlsClients();
         this.http1 = http1Loops();
-        this.h2c = h2cHttp == null ? null : new JettyWire(h2cHttp, HttpVersion.HTTP_2);
+        this.h2c = h2cHttp != null ? new JettyWire(h2cHttp, HttpVersion.HTTP_2)
+                : anyH2c(partners.values()) ? new H2cWire(partners.values(), http1, buffers) : null;
         this.jettyHttp1 = http1OverJetty ? new JettyWire(http, HttpVersion.HTTP_1_1) : null;
     }
 
@@ -144,7 +149,7 @@ public final class Wires extends ContainerLifeCycle {
      */
     private Duration jettyIdleTimeout() {
         List<Partner> onJetty = partners.values().stream()
-                .filter(p -> p.secure() || p.protocol() == Protocol.H2C || http1OverJetty).toList();
+                .filter(p -> p.secure() || (p.protocol() == Protocol.H2C && h2cOverJetty) || http1OverJetty).toList();
         Duration idle = onJetty.stream().map(Partner::idleTimeout).min(Duration::compareTo)
                 .orElse(Partner.DEFAULT_IDLE_TIMEOUT);
         Stream<Duration> floors = Stream.concat(onJetty.stream().map(Partner::connectTimeout),
@@ -218,6 +223,9 @@ public final class Wires extends ContainerLifeCycle {
     public int[] connections(Partner partner) {
         if (jettyHttp1 == null && !partner.secure() && partner.protocol() == Protocol.HTTP_1_1) {
             return http1.connections(partner.name());
+        }
+        if (h2c instanceof H2cWire loops && !partner.secure() && partner.protocol() == Protocol.H2C) {
+            return loops.connections(partner.name());
         }
         HttpClient client = partner.secure() ? secureClients.get(partner.name())
                 : partner.protocol() == Protocol.H2C ? h2cHttp : http;
