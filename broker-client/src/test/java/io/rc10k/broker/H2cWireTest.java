@@ -1,6 +1,7 @@
 package io.rc10k.broker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rc10k.stubs.PartnerStubs;
@@ -11,6 +12,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.http.HttpFields;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -143,13 +145,14 @@ class H2cWireTest {
     @Test
     void callsRacingTheirDeadlinesAndCancelsEachEndOnceAndGiveTheirStreamBack() throws Exception {
         BrokerClient broker = BrokerClient.builder().partner(partner().maxConnections(2).maxStreamsPerConnection(16)
-                .maxQueued(2_000).retries(0).callTimeout(Duration.ofMillis(60))
+                .maxQueued(2_000).retries(0)
                 .circuitBreaker(CircuitBreakerSettings.DISABLED).build()).build();
         broker.start();
         try {
             List<Exchange> exchanges = new ArrayList<>();
             for (int i = 0; i < 600; i++) {
-                Exchange exchange = broker.send(Call.to("p").path("/stub?delay=" + (i % 120)).build());
+                Exchange exchange = broker.send(Call.to("p").path("/stub?delay=" + (i % 120))
+                        .timeout(Duration.ofMillis(60)).build());
                 if (i % 7 == 0) {
                     exchange.cancel();
                 }
@@ -169,6 +172,39 @@ class H2cWireTest {
             assertTrue(broker.stats("p").connectionsOpen() <= 2, broker.stats("p").toString());
             Outcome after = await(broker.send(Call.to("p").path("/stub").build()));
             assertEquals(Outcome.Kind.OK, after.kind(), String.valueOf(after.failure()));
+        } finally {
+            broker.stop();
+        }
+    }
+
+    /**
+     * The loops only: over Jetty's client such a field fails its call (its HPACK encoder refuses it), and a header
+     * list over the partner's limit closes the whole session, failing the calls after it.
+     */
+    @Test
+    void fieldsHttp2ForbidsAreCleanedAndAHeaderListOverThePartnersLimitFailsOnlyItsCall() throws Exception {
+        BrokerClient broker = BrokerClient.builder().partner(partner().maxConnections(1).retries(0).build()).build();
+        broker.start();
+        try {
+            HttpFields odd = HttpFields.build().add("X-Note", "a\r\nX-Injected: 1\tb");
+            Outcome cleaned = await(broker.send(Call.to("p").path("/echo").headers(odd).build()));
+            assertEquals(Outcome.Kind.OK, cleaned.kind(), String.valueOf(cleaned.failure()));
+            assertTrue(cleaned.bodyAsString().contains("\"x-note\":\"a  X-Injected: 1 b\""), cleaned.bodyAsString());
+            assertFalse(cleaned.bodyAsString().contains("\"x-injected\""), cleaned.bodyAsString());
+            long connections = stubs.stats().connections();
+
+            HttpFields huge = HttpFields.build().add("X-Huge", "x".repeat(100_000));
+            Outcome refused = await(broker.send(Call.to("p").path("/echo").headers(huge).build()));
+            assertTrue(refused.kind() != Outcome.Kind.OK && refused.failure() != null, refused.toString());
+
+            // The connection's HPACK state is the partner's still: calls with fields go on being understood.
+            for (int i = 0; i < 3; i++) {
+                HttpFields fields = HttpFields.build().add("X-Request", "r" + i).add("X-Same", "s");
+                Outcome next = await(broker.send(Call.to("p").path("/echo").headers(fields).build()));
+                assertEquals(Outcome.Kind.OK, next.kind(), String.valueOf(next.failure()));
+                assertTrue(next.bodyAsString().contains("\"x-request\":\"r" + i + "\""), next.bodyAsString());
+            }
+            assertEquals(connections, stubs.stats().connections(), "the refusal left the connection as it was");
         } finally {
             broker.stop();
         }

@@ -28,6 +28,10 @@ final class H2cCall implements Wire.Call {
     private final AtomicReference<Throwable> aborted = new AtomicReference<>();
     /** The connection it was given to, once one took it (set before the abort flag is read). */
     volatile H2cConnection connection;
+    /** onBegin was told: once, whichever connection carries the call in the end. */
+    volatile boolean begun;
+    /** Times a connection handed it back unprocessed (H2cConnection#handBack). */
+    int handBacks;
 
     // The connection's lock:
     /** The stream's id, 0 until the stream is opened. */

@@ -63,7 +63,8 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
     static final int MAX_INTERIM_RESPONSES = 8;
     /** Control frames a partner may send per second (pings, settings, resets, empty data) before it is cut off. */
     static final int MAX_FRAME_EVENTS_PER_SECOND = 1_000;
-    static final int MAX_STREAM_ID = Integer.MAX_VALUE;
+    /** How many times a call the partner never processed (GOAWAY, REFUSED_STREAM) goes out again. */
+    static final int MAX_HAND_BACKS = 2;
 
     final H2cDestination destination;
     final Http1Loop loop;
@@ -93,6 +94,10 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
     private boolean connected;
     /** The loop writes what is queued when the socket takes more. */
     private boolean writeLater;
+    /** Since when the socket has taken nothing more (valid while {@link #writeLater}). */
+    private long stalledSinceNanos;
+    /** Why the connection must close, found under the lock and acted on once it is let go. */
+    private Runnable broken;
     private int nextStreamId = 1;
     private int sendWindow = H2Frames.DEFAULT_WINDOW;
     private int peerInitialWindow = H2Frames.DEFAULT_WINDOW;
@@ -165,67 +170,97 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
         return true;
     }
 
-    /** Opens the call's stream and writes its request; any thread, the connection up. */
+    /**
+     * Opens the call's stream and writes its request; any thread, the connection up. A connection that closed or
+     * stopped taking streams since the call was given to it hands the call back to its destination.
+     */
     private void start(H2cCall call) {
-        call.events.onBegin();
+        if (!call.begun) {
+            call.begun = true;
+            call.events.onBegin();
+        }
         Throwable refused = null;
+        boolean elsewhere = false;
         List<H2cCall> sent = List.of();
         synchronized (this) {
-            if (closed) {
-                refused = new EOFException("connection to " + partner + " closed");
+            if (closed || !accepting) {
+                elsewhere = true;
             } else if (call.aborted() != null) {
                 refused = call.aborted();
-            } else if (nextStreamId > MAX_STREAM_ID || nextStreamId < 0) {
-                accepting = false;
-                refused = new IOException("the connection to " + partner + " has used all its stream ids");
             } else {
-                int id = nextStreamId;
-                nextStreamId += 2;
-                try {
-                    ByteBuffer block = encode(call);
-                    call.streamId = id;
-                    call.sendWindow = peerInitialWindow;
-                    lastStreamId = id;
-                    streams.put(id, call);
-                    out.add(H2Frames.headers(id, block, call.body == null, peerMaxFrameSize));
-                    if (call.body == null) {
-                        unsent.add(call);
-                    } else {
-                        sendBody(call);
-                    }
-                    if (!WriteBatch.defer(this)) {
-                        sent = flush();
-                    }
-                } catch (HpackException | RuntimeException e) {
-                    // Nothing of it was queued; the id stays unused, which the partner takes as a closed stream.
-                    refused = new IllegalArgumentException("request to " + partner + " cannot be encoded: "
-                            + e.getMessage(), e);
+                refused = encodeAndQueue(call);
+                if (refused == null && !WriteBatch.defer(this)) {
+                    sent = flush();
                 }
             }
+        }
+        if (elsewhere) {
+            call.connection = null;
+            release();
+            call.destination.dispatch(call);
+            return;
         }
         if (refused != null) {
             release();
             call.complete(0, null, refused, false);
             destination.released(this);
-            return;
         }
         told(sent);
     }
 
+    /**
+     * Under the lock: opens the call's stream and queues its frames; or, when the request cannot be encoded,
+     * why (a request that breaks the partner's limits fails alone, before the encoder's table is touched).
+     */
+    private Throwable encodeAndQueue(H2cCall call) {
+        if (nextStreamId < 0) {
+            accepting = false;
+            return new IOException("the connection to " + partner + " has used all its stream ids");
+        }
+        HttpFields fields = H2Fields.sendable(call.headers);
+        long listSize = H2Fields.listSize(call, fields);
+        if (listSize > encoder.getMaxHeaderListSize() && encoder.getMaxHeaderListSize() > 0) {
+            return new IllegalArgumentException("request headers to " + partner + " of " + listSize
+                    + " bytes, over the partner's limit of " + encoder.getMaxHeaderListSize());
+        }
+        ByteBuffer block;
+        try {
+            block = encode(call, fields);
+        } catch (HpackException | RuntimeException e) {
+            // The encoder may have changed its table halfway: the partner's copy no longer matches it.
+            accepting = false;
+            broken = () -> failConnection(ErrorCode.COMPRESSION_ERROR, "a request could not be encoded: " + e);
+            return new IllegalArgumentException("request to " + partner + " cannot be encoded: " + e.getMessage(), e);
+        }
+        int id = nextStreamId;
+        nextStreamId += 2;
+        call.streamId = id;
+        call.bodySent = 0;
+        call.sendWindow = peerInitialWindow;
+        lastStreamId = id;
+        streams.put(id, call);
+        out.add(H2Frames.headers(id, block, call.body == null, peerMaxFrameSize));
+        if (call.body == null) {
+            unsent.add(call);
+        } else {
+            sendBody(call);
+        }
+        return null;
+    }
+
     /** Under the lock: the request's header block, HPACK-encoded (the encoder's state is the connection's). */
-    private ByteBuffer encode(H2cCall call) throws HpackException {
+    private ByteBuffer encode(H2cCall call, HttpFields fields) throws HpackException {
         String path = call.uri.getRawPath();
         String query = call.uri.getRawQuery();
         String pathQuery = (path == null || path.isEmpty() ? "/" : path) + (query == null ? "" : "?" + query);
         HttpURI uri = HttpURI.from("http", call.uri.getHost(), call.uri.getPort(), pathQuery);
-        HttpFields fields = call.headers == null ? HttpFields.EMPTY : call.headers;
         boolean bodyByNature = call.method.equals("POST") || call.method.equals("PUT") || call.method.equals("PATCH");
         long length = call.body != null ? call.body.length : bodyByNature ? 0 : -1;
-        // An upper bound of the encoded size (HPACK never grows a string by more than its length prefix), so the
-        // encoder never runs out of room halfway: its table would then hold what the partner never saw.
-        int bound = 64 + 3 * (call.method.length() + pathQuery.length() + call.uri.getRawAuthority().length());
+        // An upper bound of the encoded size (a Latin-1 character's Huffman code is at most 4 bytes; a string's
+        // length prefix at most a few), so the encoder never runs out of room halfway.
+        int bound = 64 + 4 * (call.method.length() + pathQuery.length() + call.uri.getRawAuthority().length());
         for (HttpField field : fields) {
-            bound += 16 + 3 * (field.getName().length() + (field.getValue() == null ? 0 : field.getValue().length()));
+            bound += 16 + 4 * (field.getName().length() + (field.getValue() == null ? 0 : field.getValue().length()));
         }
         ByteBuffer block = ByteBuffer.allocate(bound);
         encoder.encode(block, new MetaData.Request(call.method, uri, HttpVersion.HTTP_2, fields, length));
@@ -263,7 +298,7 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
         try {
             channel.write(out.toArray(new ByteBuffer[0]));
         } catch (IOException e) {
-            loop.execute(() -> closeWith(e)); // never inside the lock: closing ends calls, whose events run
+            broken = () -> closeWith(e); // never inside the lock: closing ends calls, whose events run
             return List.of();
         }
         while (!out.isEmpty() && !out.peekFirst().hasRemaining()) {
@@ -271,6 +306,7 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
         }
         if (!out.isEmpty()) {
             writeLater = true;
+            stalledSinceNanos = System.nanoTime();
             if (loop.isCurrentThread()) {
                 key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
             } else {
@@ -290,9 +326,18 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
         return sent;
     }
 
-    private static void told(List<H2cCall> sent) {
+    /** With the lock let go: tells the calls written whole, then acts on what broke the connection, if anything. */
+    private void told(List<H2cCall> sent) {
         for (H2cCall call : sent) {
             call.events.onSent();
+        }
+        Runnable failure;
+        synchronized (this) {
+            failure = broken;
+            broken = null;
+        }
+        if (failure != null) {
+            loop.run(failure);
         }
     }
 
@@ -334,6 +379,13 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
             int id = streamOf(call);
             if (id != 0 && streams.get(id) == call) {
                 reset(call, ErrorCode.CANCEL_STREAM_ERROR, cause);
+                return;
+            }
+            H2cConnection now = call.connection;
+            if (now != null && now != this) {
+                now.abort(call, cause); // handed back and given to another connection meanwhile
+            } else if (now == null && call.destination.unqueue(call)) {
+                call.complete(0, null, cause, false); // handed back to the destination's queue meanwhile
             }
             // Otherwise not started yet (start reads the flag) or ended already.
         });
@@ -372,8 +424,10 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
             sent = flush(); // the preface and settings first
         }
         told(sent);
-        for (H2cCall call : waiting) {
-            start(call);
+        try (WriteBatch batch = WriteBatch.open()) {
+            for (H2cCall call : waiting) {
+                start(call);
+            }
         }
     }
 
@@ -583,7 +637,9 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
     @Override
     public void onReset(ResetFrame frame) {
         H2cCall call = streamFor(frame.getStreamId());
-        if (call != null && streams.remove(call.streamId) != null) {
+        if (call != null && frame.getError() == ErrorCode.REFUSED_STREAM_ERROR.code) {
+            handBack(call, partner + " refused stream " + call.streamId);
+        } else if (call != null && streams.remove(call.streamId) != null) {
             synchronized (this) {
                 blocked.remove(call);
                 unsent.remove(call);
@@ -601,47 +657,57 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
         if (frame.isReply()) {
             return;
         }
-        List<H2cCall> sent;
+        List<H2cCall> sent = List.of();
         synchronized (this) {
-            for (Map.Entry<Integer, Integer> setting : frame.getSettings().entrySet()) {
-                int value = setting.getValue();
-                switch (setting.getKey()) {
-                    case SettingsFrame.HEADER_TABLE_SIZE -> {
-                        encoder.setMaxTableCapacity(value);
-                        encoder.setTableCapacity(Math.min(value, encoder.getTableCapacity()));
-                    }
-                    case SettingsFrame.MAX_CONCURRENT_STREAMS ->
-                            maxStreams = Math.min(destination.partner.maxStreamsPerConnection(), value);
-                    case SettingsFrame.INITIAL_WINDOW_SIZE -> {
-                        if (value < 0) {
-                            failConnectionLater(ErrorCode.FLOW_CONTROL_ERROR, "an initial window over 2^31-1");
-                            return;
-                        }
-                        int delta = value - peerInitialWindow;
-                        peerInitialWindow = value;
-                        for (H2cCall open : streams.values()) {
-                            open.sendWindow = (int) Math.min(H2Frames.MAX_WINDOW, (long) open.sendWindow + delta);
-                        }
-                    }
-                    case SettingsFrame.MAX_FRAME_SIZE -> {
-                        if (value < H2Frames.DEFAULT_MAX_FRAME_SIZE || value > 0xff_ffff) {
-                            failConnectionLater(ErrorCode.PROTOCOL_ERROR, "a max frame size of " + value);
-                            return;
-                        }
-                        peerMaxFrameSize = value;
-                    }
-                    case SettingsFrame.MAX_HEADER_LIST_SIZE -> encoder.setMaxHeaderListSize(value);
-                    default -> {
-                        // ENABLE_PUSH means nothing from a server; unknown settings are ignored (RFC 9113 §6.5.2).
-                    }
-                }
+            if (apply(frame.getSettings())) {
+                out.add(H2Frames.settingsAck());
+                resumeBlocked();
+                sent = flush();
             }
-            out.add(H2Frames.settingsAck());
-            resumeBlocked();
-            sent = flush();
         }
         told(sent);
         destination.released(this);
+    }
+
+    /** Under the lock: the partner's settings; false when one breaks the protocol (the connection then fails). */
+    private boolean apply(Map<Integer, Integer> settings) {
+        for (Map.Entry<Integer, Integer> setting : settings.entrySet()) {
+            int value = setting.getValue();
+            switch (setting.getKey()) {
+                // A value of 2^31 or more (read as negative) is as good as unbounded.
+                case SettingsFrame.HEADER_TABLE_SIZE -> {
+                    int capacity = value < 0 ? Integer.MAX_VALUE : value;
+                    encoder.setMaxTableCapacity(capacity);
+                    encoder.setTableCapacity(Math.min(capacity, encoder.getTableCapacity()));
+                }
+                case SettingsFrame.MAX_CONCURRENT_STREAMS -> maxStreams = value < 0
+                        ? destination.partner.maxStreamsPerConnection()
+                        : Math.min(destination.partner.maxStreamsPerConnection(), value);
+                case SettingsFrame.INITIAL_WINDOW_SIZE -> {
+                    if (value < 0) {
+                        failConnectionLater(ErrorCode.FLOW_CONTROL_ERROR, "an initial window over 2^31-1");
+                        return false;
+                    }
+                    int delta = value - peerInitialWindow;
+                    peerInitialWindow = value;
+                    for (H2cCall open : streams.values()) {
+                        open.sendWindow = (int) Math.min(H2Frames.MAX_WINDOW, (long) open.sendWindow + delta);
+                    }
+                }
+                case SettingsFrame.MAX_FRAME_SIZE -> {
+                    if (value < H2Frames.DEFAULT_MAX_FRAME_SIZE || value > 0xff_ffff) {
+                        failConnectionLater(ErrorCode.PROTOCOL_ERROR, "a max frame size of " + value);
+                        return false;
+                    }
+                    peerMaxFrameSize = value;
+                }
+                case SettingsFrame.MAX_HEADER_LIST_SIZE -> encoder.setMaxHeaderListSize(value < 0 ? 0 : value);
+                default -> {
+                    // ENABLE_PUSH means nothing from a server; unknown settings are ignored (RFC 9113 §6.5.2).
+                }
+            }
+        }
+        return true;
     }
 
     /** Under the lock: bodies that waited for the windows, as far as they now allow. */
@@ -657,23 +723,20 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
     @Override
     public void onWindowUpdate(WindowUpdateFrame frame) {
         int delta = frame.getWindowDelta();
-        List<H2cCall> sent;
+        List<H2cCall> sent = List.of();
         synchronized (this) {
-            if (frame.getStreamId() == 0) {
-                if ((long) sendWindow + delta > H2Frames.MAX_WINDOW) {
-                    failConnectionLater(ErrorCode.FLOW_CONTROL_ERROR, "a connection window over 2^31-1");
-                    return;
-                }
-                sendWindow += delta;
-            } else {
-                H2cCall call = streams.get(frame.getStreamId());
+            H2cCall call = frame.getStreamId() == 0 ? null : streams.get(frame.getStreamId());
+            if (frame.getStreamId() == 0 && (long) sendWindow + delta > H2Frames.MAX_WINDOW) {
+                failConnectionLater(ErrorCode.FLOW_CONTROL_ERROR, "a connection window over 2^31-1");
+            } else if (frame.getStreamId() == 0 || call != null) {
                 if (call == null) {
-                    return;
+                    sendWindow += delta;
+                } else {
+                    call.sendWindow = (int) Math.min(H2Frames.MAX_WINDOW, (long) call.sendWindow + delta);
                 }
-                call.sendWindow = (int) Math.min(H2Frames.MAX_WINDOW, (long) call.sendWindow + delta);
+                resumeBlocked();
+                sent = flush();
             }
-            resumeBlocked();
-            sent = flush();
         }
         told(sent);
     }
@@ -687,20 +750,44 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
 
     @Override
     public void onGoAway(GoAwayFrame frame) {
-        accepting = false;
         int last = frame.getLastStreamId();
-        for (H2cCall call : new ArrayList<>(streams.values())) {
-            if (call.streamId > last && streams.remove(call.streamId) != null) {
-                synchronized (this) {
-                    blocked.remove(call);
-                    unsent.remove(call);
+        List<H2cCall> untaken = new ArrayList<>();
+        synchronized (this) {
+            // Under the lock: a stream opened before this is in the map below; none is opened after.
+            accepting = false;
+            for (H2cCall call : streams.values()) {
+                if (call.streamId > last) {
+                    untaken.add(call);
                 }
-                release();
-                call.complete(0, null, new IOException(partner + " is going away (GOAWAY) and did not take stream "
-                        + call.streamId), false);
             }
         }
+        for (H2cCall call : untaken) {
+            handBack(call, partner + " is going away (GOAWAY) and did not take stream " + call.streamId);
+        }
         closeIfDone();
+        destination.released(this);
+    }
+
+    /**
+     * On the loop: a stream the partner says it never processed (beyond its GOAWAY's last stream, or refused)
+     * leaves this connection; its call goes out again on another, at most {@value #MAX_HAND_BACKS} times, or
+     * ends with {@code why}.
+     */
+    private void handBack(H2cCall call, String why) {
+        if (streams.remove(call.streamId) == null) {
+            return;
+        }
+        synchronized (this) {
+            blocked.remove(call);
+            unsent.remove(call);
+        }
+        release();
+        if (call.status == 0 && call.handBacks++ < MAX_HAND_BACKS) {
+            call.connection = null;
+            call.destination.dispatch(call);
+        } else {
+            call.complete(call.status, call.responseHeaders, new IOException(why), false);
+        }
         destination.released(this);
     }
 
@@ -711,6 +798,12 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
 
     @Override
     public void onStreamFailure(int streamId, int error, String reason) {
+        if (reason != null && reason.startsWith("invalid_window_update")) {
+            // Jetty's parser stops mid-frame after this one and would read the next bytes as its rest: the
+            // connection's framing cannot be trusted any more.
+            failConnection(ErrorCode.PROTOCOL_ERROR, "a WINDOW_UPDATE of 0 on stream " + streamId);
+            return;
+        }
         H2cCall call = streamFor(streamId);
         if (call != null) {
             malformed(call, "a broken frame: " + reason);
@@ -728,15 +821,15 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
             return;
         }
         synchronized (this) {
-            out.add(H2Frames.goAway(lastStreamId, error.code));
+            out.add(H2Frames.goAway(0, error.code)); // the last stream the partner opened: none
             flush();
         }
         closeWith(new Failures.MalformedResponseException(partner + " broke HTTP/2: " + reason));
     }
 
-    /** Under the lock, on the loop: fails the connection once the lock is let go. */
+    /** Under the lock: fails the connection once the lock is let go. */
     private void failConnectionLater(ErrorCode error, String reason) {
-        loop.execute(() -> failConnection(error, reason));
+        broken = () -> failConnection(error, reason);
     }
 
     /** A stream ended or was given back. */
@@ -759,9 +852,13 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
     @Override
     public void check(long now) {
         boolean up;
+        boolean stalled;
         List<H2cCall> late = new ArrayList<>();
         synchronized (this) {
             up = connected;
+            // A partner that takes no byte for a whole call timeout while requests wait to go out: every call on
+            // the connection would end at its deadline, and the queue grow, while it stayed open.
+            stalled = writeLater && now - stalledSinceNanos >= destination.partner.callTimeout().toNanos();
             if (!up) {
                 for (H2cCall call : beforeConnect) {
                     if (now - call.deadlineNanos >= 0) {
@@ -776,10 +873,15 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
                 release();
                 call.complete(0, null, new TimeoutException(partner + " did not answer within the call's timeout "
                         + "(still connecting)"), false);
+                destination.released(this);
             }
             if (now - connectDeadlineNanos >= 0) {
                 closeWith(new SocketTimeoutException("connect to " + partner + " timed out"));
             }
+            return;
+        }
+        if (stalled) {
+            closeWith(new SocketTimeoutException(partner + " read nothing of what was sent to it for a call timeout"));
             return;
         }
         for (H2cCall call : streams.values()) {

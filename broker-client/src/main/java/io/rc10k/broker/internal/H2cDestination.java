@@ -78,10 +78,9 @@ final class H2cDestination {
         H2cConnection connection = wire.newConnection(this);
         connection.reserveFirst(); // before others can see it
         connections.add(connection);
-        wire.open(connection); // after the add: a connect that fails at once takes it off the list again
-        if (!connection.send(first)) {
-            dispatch(first);
-        }
+        // Given the call before it connects: a connect that fails, even at once, ends the call with its cause.
+        connection.send(first);
+        wire.open(connection); // after the add: a connect that fails takes it off the list again
     }
 
     /** A stream ended on {@code connection}, or its partner's settings let it carry more: serve the queue. */

@@ -67,7 +67,12 @@ public final class H2cWire implements Wire {
 
     /** Any thread: connects {@code connection} on its loop. */
     void open(H2cConnection connection) {
-        loops.onLoop(connection.loop, connection.destination.address, connection::open);
+        try {
+            loops.onLoop(connection.loop, connection.destination.address, connection::open);
+        } catch (RuntimeException e) {
+            // No thread to look the name up on: the connection never opens; its calls end with why.
+            connection.loop.execute(() -> connection.closeWith(e));
+        }
     }
 
     /** On the first loop, every tick: ends the calls that waited for a stream past their deadline. */
