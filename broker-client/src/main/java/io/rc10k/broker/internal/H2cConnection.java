@@ -96,8 +96,8 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
     private boolean writeLater;
     /** Since when the socket has taken nothing more (valid while {@link #writeLater}). */
     private long stalledSinceNanos;
-    /** Why the connection must close, found under the lock and acted on once it is let go. */
-    private Runnable broken;
+    /** Why the connection must close, found under the lock and acted on once it is let go (written under it). */
+    private volatile Runnable broken;
     private int nextStreamId = 1;
     private int sendWindow = H2Frames.DEFAULT_WINDOW;
     private int peerInitialWindow = H2Frames.DEFAULT_WINDOW;
@@ -330,6 +330,9 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
     private void told(List<H2cCall> sent) {
         for (H2cCall call : sent) {
             call.events.onSent();
+        }
+        if (broken == null) {
+            return;
         }
         Runnable failure;
         synchronized (this) {
