@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The broker client of the RC10K paper: it holds thousands of outbound exchanges on a few selector
- * threads — its own NIO loops for HTTP/1.1 partners, Jetty {@link HttpClient}s for h2c and https ones — with
+ * threads — its own NIO loops for HTTP/1.1 and h2c partners, Jetty {@link HttpClient}s for https ones — with
  * a connection pool and limits per partner.
  *
  * <pre>{@code
@@ -126,7 +126,8 @@ public final class BrokerClient extends ContainerLifeCycle {
         executor = injectedExecutor != null ? injectedExecutor : ownPool();
         Scheduler scheduler = injectedScheduler != null ? injectedScheduler : ownScheduler();
         wires = new Wires(partners, executor, scheduler,
-                injectedBuffers != null ? injectedBuffers : new ArrayByteBufferPool(), selectors, http1OverJetty, h2cOverJetty);
+                injectedBuffers != null ? injectedBuffers : new ArrayByteBufferPool(), selectors, http1OverJetty,
+                h2cOverJetty);
         addBean(wires, true);
         exchanges = new ExchangeFactory(this, states, wires, scheduler, executor);
         fanOuts = new FanOuts(scheduler, executor);
@@ -233,12 +234,13 @@ public final class BrokerClient extends ContainerLifeCycle {
     }
 
     /**
-     * Threads the client keeps from its executor for I/O while it runs: its HTTP/1.1 loops, the selectors of
-     * Jetty's client for https partners, and as many again for h2c when a partner is h2c. Known before start
-     * when the executor is injected.
+     * Threads the client keeps from its executor for I/O while it runs: its loops (HTTP/1.1 and h2c partners),
+     * the selectors of Jetty's client for https partners, and as many again for h2c when a partner is h2c and
+     * {@link Builder#jettyForH2c()} puts h2c on Jetty's client. Known before start when the executor is injected.
      */
     public int ioThreads() {
-        return Math.max(1, selectors) * (Wires.anyH2c(partners.values()) ? 2 : 1) + Wires.loops(selectors, executor());
+        return Math.max(1, selectors) * (h2cOverJetty && Wires.anyH2c(partners.values()) ? 2 : 1)
+                + Wires.loops(selectors, executor());
     }
 
     /**
@@ -307,8 +309,9 @@ public final class BrokerClient extends ContainerLifeCycle {
 
         /**
          * Selector threads taken from the executor, each holding thousands of connections: this many
-         * HTTP/1.1 loops and as many Jetty selectors for https partners and again for h2c ones (default: one
-         * Jetty selector each, and one loop per core, at most 8 and at most one per 16 threads of the pool).
+         * loops (HTTP/1.1 and h2c partners) and as many Jetty selectors for https partners, and again for h2c ones
+         * over {@link #jettyForH2c()} (default: one Jetty selector each, and one loop per two cores, at most 8 and at
+         * most one per 16 threads of the pool).
          */
         public Builder selectors(int selectors) {
             if (selectors < 1) {

@@ -14,8 +14,8 @@ import java.util.concurrent.ExecutionException;
  * exchange.outcome().thenAccept(outcome -> System.out.println(outcome.kind() + " " + outcome.bodyAsString()));
  * }</pre>
  *
- * <p>Thread-safe. The outcome stage completes on a client thread (for an HTTP/1.1 partner the loop that
- * read the answer; for h2c a pool thread of Jetty's client) or on the pool for a fan-out deadline;
+ * <p>Thread-safe. The outcome stage completes on a client thread (for an HTTP/1.1 or h2c partner the loop
+ * that read the answer; for https a pool thread of Jetty's client) or on the pool for a fan-out deadline;
  * dependent stages must not block there.</p>
  */
 public interface Exchange {

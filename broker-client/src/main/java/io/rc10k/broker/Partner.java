@@ -181,8 +181,9 @@ public final class Partner {
      * How long a kept-alive connection to the partner may stay idle before the broker closes it; keep it below the
      * partner's own keep-alive timeout, so that the broker never sends on a connection the partner is closing. It
      * never cuts a call short: while a call is on a connection, only the call's timeout bounds it. Exact per
-     * partner on the HTTP/1.1 loops; h2c and https partners share Jetty's client-wide idle timeout, the shortest
-     * of theirs but never below their longest connect timeout nor any HTTP/2 partner's call timeout.
+     * partner on the loops (HTTP/1.1, and h2c, where a connection with a stream open is never idle); https
+     * partners share Jetty's client-wide idle timeout, the shortest of theirs but never below their longest
+     * connect timeout nor any HTTP/2 partner's call timeout.
      */
     public Duration idleTimeout() {
         return idleTimeout;

@@ -50,7 +50,7 @@ class H2cWriteBatchTest {
                         assertEquals("{}", outcome.bodyAsString());
                     }
                     Integer seen = headersPerRead.poll(30, TimeUnit.SECONDS);
-                    assertEquals(C, seen, "round " + round + ": the HEADERS frames found in the read that saw the first");
+                    assertEquals(C, seen, "round " + round + ": HEADERS frames in the read that saw the first");
                 }
             } finally {
                 broker.stop();

@@ -5,10 +5,10 @@ import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpFields;
 
 /**
- * How one attempt of an exchange goes out: over the broker's own HTTP/1.1 loops ({@link Http1Wire}) or
- * over Jetty's {@code HttpClient} ({@link JettyWire}, for h2c). An exchange's {@link AttemptRunner} drives an
- * attempt the same way over either: it makes a {@link Call}, keeps it (so that its own events can abort it),
- * then starts it.
+ * How one attempt of an exchange goes out: over the broker's own loops ({@link Http1Wire} for HTTP/1.1,
+ * {@link H2cWire} for h2c) or over Jetty's {@code HttpClient} ({@link JettyWire}, for https). An exchange's
+ * {@link AttemptRunner} drives an attempt the same way over any: it makes a {@link Call}, keeps it (so that its
+ * own events can abort it), then starts it.
  */
 public interface Wire {
     /**
