@@ -55,8 +55,11 @@ class BrokerClientTest {
                 .partner(Partner.builder("stub", stubs.uri().toString()).build())
                 .partner(Partner.builder("h2c", stubs.uri().toString()).protocol(Protocol.H2C).build())
                 .executor(pool).scheduler(scheduler).byteBufferPool(new ArrayByteBufferPool()).selectors(1);
-        // One loop, one selector of the client for https partners and one of the client for h2c ones.
-        assertEquals(3, builder.build().ioThreads());
+        // One loop (HTTP/1.1 and h2c partners) and one selector of the client for https partners; one more
+        // when h2c goes over Jetty's client instead.
+        assertEquals(2, builder.build().ioThreads());
+        assertEquals(3, BrokerClient.builder().partner(Partner.builder("h2c", stubs.uri().toString())
+                .protocol(Protocol.H2C).build()).executor(pool).selectors(1).jettyForH2c().build().ioThreads());
         BrokerClient broker = start(builder);
         try {
             Set<String> callbackThreads = ConcurrentHashMap.newKeySet();

@@ -39,6 +39,9 @@ class H2cWriteBatchTest {
                     + server.getLocalPort()).protocol(Protocol.H2C).maxConnections(1).retries(0).build()).build();
             broker.start();
             try {
+                // The connection first: a fan-out that opens it may have its first call written as it connects.
+                assertEquals(Outcome.Kind.OK, broker.send(Call.to("raw").path("/warm").build()).await().kind());
+                assertEquals(1, headersPerRead.poll(30, TimeUnit.SECONDS));
                 for (int round = 0; round < 3; round++) {
                     FanOut fanOut = broker.fanOut(Duration.ofSeconds(20));
                     for (int i = 0; i < C; i++) {
@@ -51,6 +54,7 @@ class H2cWriteBatchTest {
                     }
                     Integer seen = headersPerRead.poll(30, TimeUnit.SECONDS);
                     assertEquals(C, seen, "round " + round + ": HEADERS frames in the read that saw the first");
+                    assertEquals(null, headersPerRead.poll(), "no read held the rest");
                 }
             } finally {
                 broker.stop();
@@ -61,7 +65,7 @@ class H2cWriteBatchTest {
 
     /**
      * One connection: the preface and the client's settings, an empty SETTINGS of its own, then per read the
-     * HEADERS frames it holds (reported for the first read of each fan-out), each answered 200 with {@code {}}.
+     * number of HEADERS frames it holds (reported when there are any), each answered 200 with {@code {}}.
      */
     private static void serve(ServerSocket server, BlockingQueue<Integer> headersPerRead) {
         try (Socket socket = server.accept()) {
@@ -73,8 +77,6 @@ class H2cWriteBatchTest {
             out.flush();
             byte[] buffer = new byte[64 * 1024];
             int kept = 0;
-            int answered = 0;
-            boolean reported = false;
             while (true) {
                 int read = in.read(buffer, kept, buffer.length - kept);
                 if (read < 0) {
@@ -97,16 +99,12 @@ class H2cWriteBatchTest {
                 }
                 System.arraycopy(buffer, at, buffer, 0, end - at);
                 kept = end - at;
-                if (!streams.isEmpty() && !reported) {
+                if (!streams.isEmpty()) {
                     headersPerRead.add(streams.size());
-                    reported = true;
                 }
                 for (int stream : streams) {
                     out.write(frame(0x1, 0x4, stream, new byte[] {(byte) 0x88})); // :status 200 (static index 8)
                     out.write(frame(0x0, 0x1, stream, "{}".getBytes(StandardCharsets.US_ASCII)));
-                    if (++answered % C == 0) {
-                        reported = false; // the next fan-out's first read is reported
-                    }
                 }
                 out.flush();
             }
