@@ -60,11 +60,16 @@ public final class JettyWire implements Wire {
     /**
      * Jetty's request and response listeners, told as {@link Events}.
      *
+     * <p>On HTTP/1.1 the connection that carried a failed call leaves the pool before the call ends, so that a
+     * retry or the next call cannot find it still there: its removal would make Jetty open a connection nobody
+     * asked for. Jetty closes it itself, but not always first: when the answer fails on the thread that reads it
+     * before the thread that wrote the request has finished with it, the writer may end the exchange while the
+     * reader is still closing. So the connection is closed as soon as the answer is told failed, on the reading
+     * thread, before the exchange can end on either; and again, to be sure, as the call ends.</p>
+     *
      * <p>A failure while an interim answer (100, 102, 103) is being read reaches these listeners twice: first
      * from the interim answer's protocol handler, before Jetty has closed the connection, then from the exchange's
-     * own end. The first is told, once; on HTTP/1.1 the connection that carried the failed call is closed before,
-     * as Jetty would close it a moment later, so that a retry or the next call cannot find it still in the pool
-     * (where its removal would make Jetty open a connection nobody asked for).</p>
+     * own end. The first is told, once.</p>
      */
     private static final class JettyCall implements Call, Request.Listener, Response.Listener {
         private static final AtomicIntegerFieldUpdater<JettyCall> COMPLETED =
@@ -116,20 +121,33 @@ public final class JettyWire implements Wire {
         }
 
         @Override
+        public void onFailure(Response response, Throwable failure) {
+            closeDedicated();
+        }
+
+        @Override
         public void onComplete(Result result) {
             if (!COMPLETED.compareAndSet(this, 0, 1)) {
                 return;
             }
             Response response = result.getResponse();
             Connection used = connection;
-            if (result.isFailed() && dedicated && used != null) {
-                used.close();
+            if (result.isFailed()) {
+                closeDedicated();
             }
             // With Jetty's default (non-strict) event ordering, the connection was already released to
             // the pool or closed before this callback: open now means pooled and reusable.
             events.onComplete(response == null ? 0 : response.getStatus(), response == null ? null
                     : response.getHeaders(), result.getFailure(), result.isSucceeded() && used != null
                     && !used.isClosed());
+        }
+
+        /** HTTP/1.1: closes the connection that carried this call, if it has one: it leaves the pool now. */
+        private void closeDedicated() {
+            Connection used = connection;
+            if (dedicated && used != null) {
+                used.close();
+            }
         }
     }
 }
