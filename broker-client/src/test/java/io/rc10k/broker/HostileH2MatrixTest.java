@@ -115,6 +115,10 @@ class HostileH2MatrixTest {
         assertTrue(m.allows(observed) || wire.jetty && KnownDifferences.allows(m, observed), m + " over " + wire
                 + ": " + outcome + " (expected " + m.allowed() + "; a difference of Jetty's client must be explained in"
                 + " KnownDifferences)");
+        if (m == H2Misbehaviour.PUSH_PROMISE && observed == Expect.OK) {
+            assertTrue(hostile.pushEnabledConnections() > 0, m + " over " + wire + ": a promise taken as OK by a"
+                    + " client that announced SETTINGS_ENABLE_PUSH=0");
+        }
         if (m.expected() != Expect.STALL && !waits) {
             assertFalse(result.deadlineHit(), m + " over " + wire + " was ended by the deadline, not by its fault: "
                     + outcome);
