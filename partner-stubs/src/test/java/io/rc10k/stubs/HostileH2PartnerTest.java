@@ -39,7 +39,7 @@ class HostileH2PartnerTest {
 
     @BeforeAll
     static void start() {
-        quick = HostileH2Partner.builder().maxStallMillis(200).build().start();
+        quick = HostileH2Partner.builder().maxStallMillis(100).build().start();
         patient = HostileH2Partner.builder().build().start();
     }
 
