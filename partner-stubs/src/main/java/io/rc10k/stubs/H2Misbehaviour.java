@@ -1,13 +1,10 @@
 package io.rc10k.stubs;
 
 import io.rc10k.stubs.Misbehaviour.Expect;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * Every way the {@link HostileH2Partner} breaks HTTP/2 (RFC 9113), each served at {@code GET /<token>}, with
@@ -86,47 +83,40 @@ public enum H2Misbehaviour {
     STALL_AFTER_HEADERS("stall-after-headers", Expect.STALL, "HEADERS 200 with content-length: 11, then holds"),
     STALL_NO_ANSWER("stall-no-answer", Expect.STALL, "sends nothing for the stream: holds");
 
-    private static final Map<String, H2Misbehaviour> BY_TOKEN = Arrays.stream(values())
-            .collect(Collectors.toUnmodifiableMap(H2Misbehaviour::token, Function.identity()));
+    private static final Map<String, H2Misbehaviour> BY_TOKEN = Expectation.byToken(values(), m -> m.expectation);
 
-    private final String token;
-    private final Expect expected;
-    private final Set<Expect> allowed;
-    private final String description;
+    private final Expectation expectation;
 
     H2Misbehaviour(String token, Expect expected, String description) {
         this(token, expected, expected, description);
     }
 
     H2Misbehaviour(String token, Expect expected, Expect alsoCorrect, String description) {
-        this.token = token;
-        this.expected = expected;
-        this.allowed = EnumSet.of(expected, alsoCorrect);
-        this.description = description;
+        this.expectation = Expectation.of(token, expected, alsoCorrect, description);
     }
 
     /** The path segment that asks for it: {@code GET /rst-stream}. */
     public String token() {
-        return token;
+        return expectation.token();
     }
 
-    /** What a correct client should observe. */
+    /** What a correct h2c client should observe. */
     public Expect expected() {
-        return expected;
+        return expectation.expected();
     }
 
     /**
      * Whether a correct client may show {@code observed}: the {@link #expected()} one, or for a few one more the
      * RFC also allows (a client that bounds a declared length or the header list before the bytes break a rule;
-     * a client that announced push and refuses the pushed stream; a client that takes a flood in its stride).
+     * a client that left push enabled and takes the promise; a client that takes a flood in its stride).
      */
     public boolean allows(Expect observed) {
-        return allowed.contains(observed);
+        return expectation.allowed().contains(observed);
     }
 
-    /** Every observation {@link #allows allowed}, the expected one included. */
+    /** The observations it {@link #allows}, {@link #expected()} among them. */
     public Set<Expect> allowed() {
-        return EnumSet.copyOf(allowed);
+        return EnumSet.copyOf(expectation.allowed());
     }
 
     /**
@@ -143,29 +133,28 @@ public enum H2Misbehaviour {
         };
     }
 
-    /** One line: what goes on the wire. */
+    /** The frames it sends, in one line. */
     public String description() {
-        return description;
+        return expectation.description();
     }
 
-    /** The misbehaviour served at {@code /token}, if there is one. */
+    /** The h2 misbehaviour at {@code /token}, if there is one. */
     public static Optional<H2Misbehaviour> find(String token) {
         return Optional.ofNullable(BY_TOKEN.get(token));
     }
 
     /** Like {@link #find}, but an unknown token is an error that lists the known ones. */
     public static H2Misbehaviour of(String token) {
-        return find(token).orElseThrow(() -> new IllegalArgumentException("h2 misbehaviour: \"" + token
-                + "\" is not one (accepted: " + tokens() + ")"));
+        return Expectation.of(BY_TOKEN, token, "h2 misbehaviour", tokens());
     }
 
-    /** Every token, comma-separated, in declaration order. */
+    /** Its tokens in declaration order, comma-separated. */
     public static String tokens() {
-        return Arrays.stream(values()).map(H2Misbehaviour::token).collect(Collectors.joining(", "));
+        return Expectation.tokens(values(), m -> m.expectation);
     }
 
     @Override
     public String toString() {
-        return token;
+        return token();
     }
 }

@@ -1,6 +1,6 @@
 package io.rc10k.stubs;
 
-import io.rc10k.stubs.internal.H2Counters;
+import io.rc10k.stubs.internal.HostileCounters;
 import io.rc10k.stubs.internal.H2Server;
 import java.io.IOException;
 import java.net.URI;
@@ -91,7 +91,7 @@ public final class HostileH2Partner implements AutoCloseable {
 
     /** How many times {@code m} was asked for (one per stream). */
     public long requests(H2Misbehaviour m) {
-        return counters().requests(m);
+        return running().h2().requests(m);
     }
 
     /** Correct 200 answers to {@code /ok}. */
@@ -111,7 +111,7 @@ public final class HostileH2Partner implements AutoCloseable {
 
     /** Connections whose client did not announce SETTINGS_ENABLE_PUSH=0 (push-promise is then legal). */
     public long pushEnabledConnections() {
-        return counters().pushEnabledConnections();
+        return running().h2().pushEnabledConnections();
     }
 
     public long maxStallMillis() {
@@ -126,12 +126,16 @@ public final class HostileH2Partner implements AutoCloseable {
         return settings.maxConnections();
     }
 
-    private H2Counters counters() {
+    private HostileCounters counters() {
+        return running().counters();
+    }
+
+    private H2Server running() {
         H2Server running = server;
         if (running == null) {
             throw new IllegalStateException("the hostile h2c partner was not started: call start()");
         }
-        return running.counters();
+        return running;
     }
 
     /** Closes the server socket and every connection; the counters stay readable. */

@@ -33,11 +33,13 @@ final class H2Acts {
     private static final int STATUS_200 = 0x88;
 
     private final H2Connection connection;
-    private final H2Counters counters;
+    private final HostileCounters counters;
+    private final H2Counters h2;
 
-    H2Acts(H2Connection connection, H2Counters counters) {
+    H2Acts(H2Connection connection, HostileCounters counters, H2Counters h2) {
         this.connection = connection;
         this.counters = counters;
+        this.h2 = h2;
     }
 
     void act(int stream, String path, String query) throws IOException, HpackException {
@@ -67,7 +69,7 @@ final class H2Acts {
                 return;
             }
         }
-        counters.misbehaved(m);
+        h2.misbehaved(m);
         misbehave(m, stream, bodyBytes);
     }
 

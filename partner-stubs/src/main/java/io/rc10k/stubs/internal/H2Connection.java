@@ -18,6 +18,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.http.MetaData;
+import org.eclipse.jetty.http2.frames.FrameType;
 import org.eclipse.jetty.http2.hpack.HpackDecoder;
 import org.eclipse.jetty.http2.hpack.HpackEncoder;
 import org.eclipse.jetty.http2.hpack.HpackException;
@@ -63,7 +64,7 @@ final class H2Connection implements Runnable {
         this.shared = shared;
         this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
         this.out = new H2Out(socket.getOutputStream());
-        this.acts = new H2Acts(this, shared.counters());
+        this.acts = new H2Acts(this, shared.counters(), shared.h2());
         socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, shared.idleTimeoutMillis()));
     }
 
@@ -104,20 +105,24 @@ final class H2Connection implements Runnable {
     }
 
     private void handle(Frame frame) throws IOException, HpackException {
-        switch (frame.type()) {
-            case H2Out.SETTINGS -> {
+        FrameType type = FrameType.from(frame.type());
+        if (type == null) {
+            return; // an unknown frame type: ignored, as RFC 9113 asks
+        }
+        switch (type) {
+            case SETTINGS -> {
                 if ((frame.flags() & H2Out.ACK) == 0) {
                     settings(frame.payload());
                     out.frame(H2Out.SETTINGS, H2Out.ACK, 0, new byte[0]);
                     flushPending();
                 }
             }
-            case H2Out.PING -> {
+            case PING -> {
                 if ((frame.flags() & H2Out.ACK) == 0) {
                     out.frame(H2Out.PING, H2Out.ACK, 0, frame.payload());
                 }
             }
-            case H2Out.WINDOW_UPDATE -> {
+            case WINDOW_UPDATE -> {
                 long increment = ByteBuffer.wrap(frame.payload()).getInt() & 0x7FFF_FFFFL;
                 if (frame.stream() == 0) {
                     connectionWindow += increment;
@@ -126,13 +131,14 @@ final class H2Connection implements Runnable {
                 }
                 flushPending();
             }
-            case H2Out.RST_STREAM -> {
+            case RST_STREAM -> {
                 streamWindows.remove(frame.stream());
                 pending.removeIf(p -> p.stream == frame.stream());
             }
-            case H2Out.HEADERS -> request(frame.stream(), headerBlock(frame));
+            case HEADERS -> request(frame.stream(), headerBlock(frame));
             default -> {
-                // DATA (requests here have no body), PRIORITY, GOAWAY (the client closes next), stray frames.
+                // DATA (requests here have no body), PRIORITY, GOAWAY (the client closes next), stray frames, and
+                // unknown types, which the protocol says to ignore.
             }
         }
     }
@@ -158,7 +164,7 @@ final class H2Connection implements Runnable {
         if (!settingsSeen) {
             settingsSeen = true;
             if (pushEnabled) {
-                shared.counters().pushEnabled();
+                shared.h2().pushEnabled();
             }
         }
     }

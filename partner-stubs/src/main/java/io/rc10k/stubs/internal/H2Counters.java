@@ -5,74 +5,28 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * What one hostile h2c partner has done since it started. Thread-safe and lock-free. Every count is raised
- * before the first byte of what it counts is written, so a client that has seen those bytes sees the count.
+ * What one hostile h2c partner counts beyond its connections and answers (which it counts as the HTTP/1.1 one
+ * does, in {@link HostileCounters}): each {@link H2Misbehaviour} acted, and the clients that left push enabled.
+ * Thread-safe and lock-free; a count is raised before the first byte of what it counts is written.
  */
 public final class H2Counters {
-    private final LongAdder accepted = new LongAdder();
-    private final LongAdder open = new LongAdder();
-    private final LongAdder ok = new LongAdder();
-    private final LongAdder refused = new LongAdder();
-    private final LongAdder capped = new LongAdder();
-    private final LongAdder pushEnabled = new LongAdder();
     private final AtomicLongArray misbehaved = new AtomicLongArray(H2Misbehaviour.values().length);
-
-    void accepted() {
-        accepted.increment();
-        open.increment();
-    }
-
-    void closed() {
-        open.decrement();
-    }
-
-    void answeredOk() {
-        ok.increment();
-    }
-
-    /** A 404, or a connection turned away at accept because every connection thread was busy. */
-    void refused() {
-        refused.increment();
-    }
+    private final LongAdder pushEnabled = new LongAdder();
 
     void misbehaved(H2Misbehaviour m) {
         misbehaved.incrementAndGet(m.ordinal());
     }
 
-    void capped() {
-        capped.increment();
-    }
-
-    /** A client whose SETTINGS left push enabled (no SETTINGS_ENABLE_PUSH=0). */
+    /** A connection whose client's first SETTINGS did not say SETTINGS_ENABLE_PUSH=0. */
     void pushEnabled() {
         pushEnabled.increment();
     }
 
-    public long connectionsAccepted() {
-        return accepted.sum();
-    }
-
-    public long connectionsOpen() {
-        return open.sum();
-    }
-
-    public long okAnswers() {
-        return ok.sum();
-    }
-
-    public long refusals() {
-        return refused.sum();
-    }
-
-    public long cappedConnections() {
-        return capped.sum();
+    public long requests(H2Misbehaviour m) {
+        return misbehaved.get(m.ordinal());
     }
 
     public long pushEnabledConnections() {
         return pushEnabled.sum();
-    }
-
-    public long requests(H2Misbehaviour m) {
-        return misbehaved.get(m.ordinal());
     }
 }

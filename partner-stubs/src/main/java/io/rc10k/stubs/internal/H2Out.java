@@ -5,6 +5,9 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import org.eclipse.jetty.http2.ErrorCode;
+import org.eclipse.jetty.http2.Flags;
+import org.eclipse.jetty.http2.frames.FrameType;
 
 /**
  * Writes HTTP/2 frames by hand: a 9-byte header (length, type, flags, stream id) and the payload as given,
@@ -12,23 +15,22 @@ import java.nio.charset.StandardCharsets;
  * Writes are serialized on this object; each frame is flushed at once.
  */
 final class H2Out {
-    static final int DATA = 0x0;
-    static final int HEADERS = 0x1;
-    static final int RST_STREAM = 0x3;
-    static final int SETTINGS = 0x4;
-    static final int PUSH_PROMISE = 0x5;
-    static final int PING = 0x6;
-    static final int GOAWAY = 0x7;
-    static final int WINDOW_UPDATE = 0x8;
-    static final int CONTINUATION = 0x9;
-
-    static final int END_STREAM = 0x1;
-    static final int ACK = 0x1;
-    static final int END_HEADERS = 0x4;
-    static final int PADDED = 0x8;
-    static final int PRIORITY = 0x20;
-
-    static final int INTERNAL_ERROR = 0x2;
+    // Frame types, flags and an error code by Jetty's names, so that nothing here restates the RFC's numbers.
+    static final int DATA = FrameType.DATA.getType();
+    static final int HEADERS = FrameType.HEADERS.getType();
+    static final int RST_STREAM = FrameType.RST_STREAM.getType();
+    static final int SETTINGS = FrameType.SETTINGS.getType();
+    static final int PUSH_PROMISE = FrameType.PUSH_PROMISE.getType();
+    static final int PING = FrameType.PING.getType();
+    static final int GOAWAY = FrameType.GO_AWAY.getType();
+    static final int WINDOW_UPDATE = FrameType.WINDOW_UPDATE.getType();
+    static final int CONTINUATION = FrameType.CONTINUATION.getType();
+    static final int END_STREAM = Flags.END_STREAM;
+    static final int ACK = Flags.ACK;
+    static final int END_HEADERS = Flags.END_HEADERS;
+    static final int PADDED = Flags.PADDING;
+    static final int PRIORITY = Flags.PRIORITY;
+    static final int INTERNAL_ERROR = ErrorCode.INTERNAL_ERROR.code;
 
     private final OutputStream out;
 

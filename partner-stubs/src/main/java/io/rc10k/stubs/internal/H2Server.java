@@ -46,13 +46,15 @@ public final class H2Server {
     }
 
     /** What every connection shares. */
-    record Shared(H2Counters counters, ScheduledExecutorService timer, long idleTimeoutMillis, long maxStallMillis) {
+    record Shared(HostileCounters counters, H2Counters h2, ScheduledExecutorService timer, long idleTimeoutMillis,
+            long maxStallMillis) {
     }
 
     private final ServerSocket server;
     private final ThreadPoolExecutor pool;
     private final ScheduledThreadPoolExecutor timer;
-    private final H2Counters counters = new H2Counters();
+    private final HostileCounters counters = new HostileCounters();
+    private final H2Counters h2 = new H2Counters();
     private final Shared shared;
     private final Set<H2Connection> open = ConcurrentHashMap.newKeySet();
     private final Thread acceptor;
@@ -66,7 +68,7 @@ public final class H2Server {
         this.timer = new ScheduledThreadPoolExecutor(1, task -> daemon(task, name + "-timer"));
         timer.setRemoveOnCancelPolicy(true);
         timer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-        this.shared = new Shared(counters, timer, settings.idleTimeoutMillis(), settings.maxStallMillis());
+        this.shared = new Shared(counters, h2, timer, settings.idleTimeoutMillis(), settings.maxStallMillis());
         this.acceptor = daemon(this::accept, name + "-acceptor");
     }
 
@@ -95,8 +97,13 @@ public final class H2Server {
         return server.getLocalPort();
     }
 
-    public H2Counters counters() {
+    /** Connections and answers; its counts by {@code Misbehaviour} stay 0. */
+    public HostileCounters counters() {
         return counters;
+    }
+
+    public H2Counters h2() {
+        return h2;
     }
 
     private void accept() {
