@@ -353,6 +353,9 @@ final class H2Connection implements Runnable {
             if (trailers != null) {
                 headers(stream, trailers, true);
             }
+            if (endStream) {
+                streamWindows.remove(stream);
+            }
             return true;
         }
     }
