@@ -66,7 +66,8 @@ public enum H2Misbehaviour {
 
     // Sizes and floods.
     CONTINUATION_FLOOD("continuation-flood", Expect.TOO_LARGE, Expect.MALFORMED,
-            "HEADERS and CONTINUATION frames with no END_HEADERS, 4 MiB of header block, then holds"),
+            "HEADERS and CONTINUATION frames with no END_HEADERS, a header block of `bytes` bytes (default 4 MiB),"
+                    + " then holds"),
     HEADER_LIST_HUGE("header-list-huge", Expect.TOO_LARGE, Expect.MALFORMED,
             "a complete 200 header block of 1 MiB (64 headers of 16 KiB) in HEADERS and CONTINUATIONs, then holds"),
     PING_FLOOD("ping-flood", Expect.OK, Expect.MALFORMED, "1,000 PING frames, then a proper 200"),

@@ -22,7 +22,8 @@ import org.eclipse.jetty.http2.hpack.HpackException;
 final class H2Acts {
     private static final String OK_JSON = "{\"ok\":true}";
     private static final int FLOOD_FRAMES = 1_000;
-    private static final int CONTINUATION_FLOOD_BYTES = 4 * 1024 * 1024;
+    private static final long DEFAULT_CONTINUATION_FLOOD_BYTES = 4L * 1024 * 1024;
+    private static final long MAX_CONTINUATION_FLOOD_BYTES = 64L * 1024 * 1024;
     private static final int HUGE_HEADERS = 64;
     private static final int HUGE_HEADER_BYTES = 16 * 1024;
     /** The most window-overrun sends, whatever window the client granted. */
@@ -59,10 +60,12 @@ final class H2Acts {
             return;
         }
         H2Misbehaviour m = found.get();
-        long bodyBytes = DEFAULT_BODY_OVER_MAX_BYTES;
-        if (m == H2Misbehaviour.BODY_OVER_MAX && query != null) {
+        long bytes = m == H2Misbehaviour.CONTINUATION_FLOOD ? DEFAULT_CONTINUATION_FLOOD_BYTES
+                : DEFAULT_BODY_OVER_MAX_BYTES;
+        if ((m == H2Misbehaviour.BODY_OVER_MAX || m == H2Misbehaviour.CONTINUATION_FLOOD) && query != null) {
             try {
-                bodyBytes = bytes(query);
+                bytes = bytes(query, m == H2Misbehaviour.CONTINUATION_FLOOD ? MAX_CONTINUATION_FLOOD_BYTES
+                        : MAX_BODY_BYTES);
             } catch (IllegalArgumentException e) {
                 counters.refused();
                 text(stream, 400, e.getMessage() + "\n");
@@ -70,10 +73,11 @@ final class H2Acts {
             }
         }
         h2.misbehaved(m);
-        misbehave(m, stream, bodyBytes);
+        misbehave(m, stream, bytes);
     }
 
-    private void misbehave(H2Misbehaviour m, int stream, long bodyBytes) throws IOException, HpackException {
+    /** Acts {@code m} on {@code stream}; {@code bytes} sizes the body of body-over-max, the block of continuation-flood. */
+    private void misbehave(H2Misbehaviour m, int stream, long bytes) throws IOException, HpackException {
         H2Out out = connection.out();
         switch (m) {
             case RST_STREAM -> out.frame(H2Out.RST_STREAM, 0, stream, H2Out.int32(H2Out.INTERNAL_ERROR));
@@ -148,7 +152,7 @@ final class H2Acts {
                     rawData(stream, 0, Arrays.copyOf(frame, (int) Math.min(frame.length, overrun - sent)));
                 }
             }
-            case CONTINUATION_FLOOD -> continuationFlood(stream);
+            case CONTINUATION_FLOOD -> continuationFlood(stream, (int) bytes);
             case HEADER_LIST_HUGE -> {
                 ByteArrayOutputStream block = new ByteArrayOutputStream();
                 block.write(STATUS_200);
@@ -161,8 +165,8 @@ final class H2Acts {
             case PING_FLOOD -> flood(stream, H2Out.PING, new byte[8]);
             case SETTINGS_FLOOD -> flood(stream, H2Out.SETTINGS, new byte[0]);
             case BODY_OVER_MAX -> {
-                connection.headers(stream, head(200, bodyBytes), false);
-                connection.data(stream, Body.jsonOfSize("\"ok\":false", bodyBytes), true, null);
+                connection.headers(stream, head(200, bytes), false);
+                connection.data(stream, Body.jsonOfSize("\"ok\":false", bytes), true, null);
             }
             case INTERIM_103_THEN_OK -> {
                 HttpFields link = HttpFields.build().add("link", "</style.css>; rel=preload; as=style");
@@ -243,32 +247,32 @@ final class H2Acts {
     }
 
     /** One header field whose value never ends: HEADERS, then CONTINUATIONs, never END_HEADERS. */
-    private void continuationFlood(int stream) throws IOException {
+    private void continuationFlood(int stream, int bytes) throws IOException {
         ByteArrayOutputStream start = new ByteArrayOutputStream();
         start.write(STATUS_200);
-        H2Out.literalStart(start, "x-flood", CONTINUATION_FLOOD_BYTES);
+        H2Out.literalStart(start, "x-flood", bytes);
         connection.out().frame(H2Out.HEADERS, 0, stream, start.toByteArray());
         byte[] chunk = new byte[connection.maxFrameSize()];
         Arrays.fill(chunk, (byte) 'a');
-        for (int sent = 0; sent < CONTINUATION_FLOOD_BYTES; sent += chunk.length) {
+        for (int sent = 0; sent < bytes; sent += chunk.length) {
             connection.out().frame(H2Out.CONTINUATION, 0, stream, chunk);
         }
     }
 
-    /** {@code bytes=N} from the query, N from 1 to 2^30. */
-    private static long bytes(String query) {
+    /** {@code bytes=N} from the query, N from 1 to {@code max}. */
+    private static long bytes(String query, long max) {
         for (String pair : query.split("&")) {
             if (pair.startsWith("bytes=")) {
                 String value = pair.substring("bytes=".length());
                 try {
                     long n = Long.parseLong(value);
-                    if (n >= 1 && n <= MAX_BODY_BYTES) {
+                    if (n >= 1 && n <= max) {
                         return n;
                     }
                 } catch (NumberFormatException e) {
                     // Reported below.
                 }
-                throw new IllegalArgumentException("bytes: \"" + value + "\" (accepted: 1 to " + MAX_BODY_BYTES + ")");
+                throw new IllegalArgumentException("bytes: \"" + value + "\" (accepted: 1 to " + max + ")");
             }
         }
         throw new IllegalArgumentException("unknown parameter in \"" + query + "\" (accepted: bytes)");
