@@ -1,13 +1,10 @@
 package io.rc10k.stubs;
 
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * Every way the {@link HostilePartner} misbehaves, each served at {@code GET /<token>}, with what a
@@ -134,36 +131,26 @@ public enum Misbehaviour {
         }
     }
 
-    private static final Map<String, Misbehaviour> BY_TOKEN = Arrays.stream(values())
-            .collect(Collectors.toUnmodifiableMap(Misbehaviour::token, Function.identity()));
+    private static final Map<String, Misbehaviour> BY_TOKEN = Expectation.byToken(values(), m -> m.expectation);
 
-    private final String token;
-    private final Expect expected;
-    private final Set<Expect> allowed;
-    private final String description;
+    private final Expectation expectation;
 
     Misbehaviour(String token, Expect expected, String description) {
-        this.token = token;
-        this.expected = expected;
-        this.allowed = EnumSet.of(expected);
-        this.description = description;
+        this(token, expected, expected, description);
     }
 
     Misbehaviour(String token, Expect expected, Expect alsoCorrect, String description) {
-        this.token = token;
-        this.expected = expected;
-        this.allowed = EnumSet.of(expected, alsoCorrect);
-        this.description = description;
+        this.expectation = Expectation.of(token, expected, alsoCorrect, description);
     }
 
     /** The path segment that asks for it: {@code GET /chunk-size-invalid}. */
     public String token() {
-        return token;
+        return expectation.token();
     }
 
     /** What a correct client should observe. */
     public Expect expected() {
-        return expected;
+        return expectation.expected();
     }
 
     /**
@@ -172,17 +159,17 @@ public enum Misbehaviour {
      * answers, a deadline shorter than a trickle). The docs table names the second where there is one.
      */
     public boolean allows(Expect observed) {
-        return allowed.contains(observed);
+        return expectation.allowed().contains(observed);
     }
 
     /** Every observation {@link #allows allowed}, the expected one included. */
     public Set<Expect> allowed() {
-        return EnumSet.copyOf(allowed);
+        return EnumSet.copyOf(expectation.allowed());
     }
 
     /** One line: what goes on the wire. */
     public String description() {
-        return description;
+        return expectation.description();
     }
 
     /** The misbehaviour served at {@code /token}, if there is one. */
@@ -192,17 +179,16 @@ public enum Misbehaviour {
 
     /** Like {@link #find}, but an unknown token is an error that lists the known ones. */
     public static Misbehaviour of(String token) {
-        return find(token).orElseThrow(() -> new IllegalArgumentException("misbehaviour: \"" + token
-                + "\" is not one (accepted: " + tokens() + ")"));
+        return Expectation.of(BY_TOKEN, token, "misbehaviour", tokens());
     }
 
     /** Every token, comma-separated, in declaration order. */
     public static String tokens() {
-        return Arrays.stream(values()).map(Misbehaviour::token).collect(Collectors.joining(", "));
+        return Expectation.tokens(values(), m -> m.expectation);
     }
 
     @Override
     public String toString() {
-        return token;
+        return token();
     }
 }
