@@ -1,8 +1,6 @@
 package io.rc10k.broker.internal;
 
 import java.net.URI;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.http.HttpFields;
 
 /**
@@ -14,7 +12,7 @@ import org.eclipse.jetty.http.HttpFields;
  * of the body went out, its send window) is its connection's, under the connection's lock; the receiving side
  * (status, headers, bytes received) is read and written on the connection's loop only.</p>
  */
-final class H2cCall implements Wire.Call {
+final class H2cCall extends LoopCall {
     final H2cDestination destination;
     final String method;
     final URI uri;
@@ -22,10 +20,6 @@ final class H2cCall implements Wire.Call {
     final HttpFields headers;
     /** The request's body, or null for none. */
     final byte[] body;
-    final Wire.Events events;
-    final long deadlineNanos;
-    private final AtomicBoolean done = new AtomicBoolean();
-    private final AtomicReference<Throwable> aborted = new AtomicReference<>();
     /** The connection it was given to, once one took it (set before the abort flag is read). */
     volatile H2cConnection connection;
     /** onBegin was told: once, whichever connection carries the call in the end. */
@@ -56,13 +50,12 @@ final class H2cCall implements Wire.Call {
 
     H2cCall(H2cDestination destination, String method, URI uri, HttpFields headers, byte[] body, long timeoutNanos,
             Wire.Events events) {
+        super(timeoutNanos, events);
         this.destination = destination;
         this.method = method;
         this.uri = uri;
         this.headers = headers;
         this.body = body;
-        this.deadlineNanos = System.nanoTime() + timeoutNanos;
-        this.events = events;
     }
 
     @Override
@@ -71,43 +64,21 @@ final class H2cCall implements Wire.Call {
     }
 
     @Override
-    public void abort(Throwable cause) {
-        if (done.get() || !aborted.compareAndSet(null, cause)) {
-            return;
-        }
+    void abortWhereItIs(Throwable cause) {
         H2cConnection on = connection;
         if (on != null) {
             on.abort(this, cause);
         } else if (destination.unqueue(this)) {
             complete(0, null, cause, false);
         }
-        // Otherwise it is between the queue and a connection: whoever gives it one reads the flag and ends it.
-    }
-
-    /** Why it was aborted, or null. */
-    Throwable aborted() {
-        return aborted.get();
-    }
-
-    boolean isDone() {
-        return done.get();
     }
 
     boolean isHead() {
         return method.equals("HEAD");
     }
 
-    /** Ends the call once; false when it had already ended. */
-    boolean complete(int status, HttpFields headers, Throwable failure, boolean kept) {
-        if (!done.compareAndSet(false, true)) {
-            return false;
-        }
-        events.onComplete(status, headers, failure, kept);
-        return true;
-    }
-
     @Override
     public String toString() {
-        return "H2cCall{" + method + " " + uri + (done.get() ? " done" : "") + "}";
+        return "H2cCall{" + method + " " + uri + (isDone() ? " done" : "") + "}";
     }
 }

@@ -156,15 +156,28 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
      */
     boolean send(H2cCall call) {
         call.connection = this;
+        Throwable aborted;
         synchronized (this) {
             if (closed) {
                 call.connection = null;
                 return false;
             }
-            if (!connected) {
+            if (connected) {
+                aborted = null;
+            } else {
+                // An abort that looked for the call before it was here has set its flag: read it after the add.
                 beforeConnect.add(call);
-                return true;
+                aborted = call.aborted();
+                if (aborted == null || !beforeConnect.remove(call)) {
+                    return true;
+                }
             }
+        }
+        if (aborted != null) {
+            release();
+            call.complete(0, null, aborted, false);
+            destination.released(this);
+            return true;
         }
         start(call);
         return true;

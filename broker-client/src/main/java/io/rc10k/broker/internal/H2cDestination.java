@@ -3,13 +3,8 @@ package io.rc10k.broker.internal;
 import io.rc10k.broker.Partner;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One h2c partner host's connections: at most {@code maxConnections} open (connecting ones count), each
@@ -24,14 +19,15 @@ final class H2cDestination {
     final long idleTimeoutNanos;
     private final H2cWire wire;
     private final List<H2cConnection> connections = new CopyOnWriteArrayList<>();
-    private final AtomicInteger open = new AtomicInteger();
-    private final Queue<H2cCall> waiting = new ConcurrentLinkedQueue<>();
+    /** The calls waiting for a stream, and the connections counted against {@code maxConnections}. */
+    private final WaitingCalls<H2cCall> waiting;
 
     H2cDestination(H2cWire wire, Partner partner, URI base) {
         this.wire = wire;
         this.partner = partner;
         this.address = InetSocketAddress.createUnresolved(base.getHost(), Http1Destination.port(base));
         this.idleTimeoutNanos = partner.idleTimeout().toNanos();
+        this.waiting = new WaitingCalls<>(partner.name(), partner.maxConnections(), "stream");
     }
 
     /** Whether {@code uri} is on this destination's host and port. */
@@ -55,7 +51,7 @@ final class H2cDestination {
                 return;
             }
         }
-        if (takePlace()) {
+        if (waiting.takePlace()) {
             open(call);
             return;
         }
@@ -93,7 +89,7 @@ final class H2cDestination {
     /** A connection that closed, or failed to open: its place may serve a waiting call. */
     void closed(H2cConnection connection) {
         if (connections.remove(connection)) {
-            open.decrementAndGet();
+            waiting.givePlaceBack();
         }
         serveWaiting();
     }
@@ -102,7 +98,7 @@ final class H2cDestination {
     private void serveWaiting() {
         while (!waiting.isEmpty()) {
             H2cConnection connection = reserveAny();
-            if (connection == null && !takePlace()) {
+            if (connection == null && !waiting.takePlace()) {
                 return;
             }
             H2cCall next = waiting.poll();
@@ -110,7 +106,7 @@ final class H2cDestination {
                 if (connection != null) {
                     connection.unreserve();
                 } else {
-                    open.decrementAndGet();
+                    waiting.givePlaceBack();
                 }
                 continue;
             }
@@ -122,16 +118,6 @@ final class H2cDestination {
         }
     }
 
-    /** Counts a new connection's place, if one is free (never one it then gives back, see Http1Destination). */
-    private boolean takePlace() {
-        for (int now = open.get(); now < partner.maxConnections(); now = open.get()) {
-            if (open.compareAndSet(now, now + 1)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** False when the call had left the queue already (a connection has it, or it has ended). */
     boolean unqueue(H2cCall call) {
         return waiting.remove(call);
@@ -139,20 +125,12 @@ final class H2cDestination {
 
     /** Ends the waiting calls whose deadline has passed. */
     void expireWaiting(long now) {
-        for (Iterator<H2cCall> it = waiting.iterator(); it.hasNext(); ) {
-            H2cCall call = it.next();
-            if (now - call.deadlineNanos >= 0 && waiting.remove(call)) {
-                call.complete(0, null, new TimeoutException("no stream to " + partner.name()
-                        + " came free within the call's timeout"), false);
-            }
-        }
+        waiting.expire(now);
     }
 
     /** Fails every waiting call (the wire stops). */
     void failWaiting(Throwable cause) {
-        for (H2cCall call = waiting.poll(); call != null; call = waiting.poll()) {
-            call.complete(0, null, cause, false);
-        }
+        waiting.failAll(cause);
     }
 
     /** Open connections, those carrying streams, and those without. */

@@ -5,8 +5,6 @@ import java.lang.invoke.VarHandle;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 
@@ -19,18 +17,14 @@ import org.eclipse.jetty.http.HttpFields;
  * completion on the loop of the connection that carries it (or on the aborting thread when no
  * connection does yet).</p>
  */
-final class Http1Call implements Wire.Call {
+final class Http1Call extends LoopCall {
     final Http1Destination destination;
     final boolean head;
     /** The request's body, written after its head in one buffer; null for none. */
     private final byte[] body;
-    final Wire.Events events;
-    final long deadlineNanos;
     private final String method;
     private final URI uri;
     private final HttpFields headers;
-    private final AtomicBoolean done = new AtomicBoolean();
-    private final AtomicReference<Throwable> aborted = new AtomicReference<>();
     /** The connection carrying it, once one does (set before the abort flag is read). */
     volatile Http1Connection connection;
     /**
@@ -61,19 +55,18 @@ final class Http1Call implements Wire.Call {
 
     Http1Call(Http1Destination destination, String method, URI uri, HttpFields headers, byte[] body,
             long timeoutNanos, Wire.Events events) {
+        super(timeoutNanos, events);
         this.destination = destination;
         this.body = body;
         this.method = method;
         this.head = method.equals("HEAD");
         this.uri = uri;
         this.headers = headers;
-        this.deadlineNanos = System.nanoTime() + timeoutNanos;
-        this.events = events;
     }
 
     @Override
     public void start() {
-        Throwable early = aborted.get();
+        Throwable early = aborted();
         if (early != null) {
             complete(0, null, early, false);
             return;
@@ -82,35 +75,13 @@ final class Http1Call implements Wire.Call {
     }
 
     @Override
-    public void abort(Throwable cause) {
-        if (done.get() || !aborted.compareAndSet(null, cause)) {
-            return;
-        }
+    void abortWhereItIs(Throwable cause) {
         Http1Connection on = connection;
         if (on != null) {
             on.abort(this, cause);
         } else if (destination.unqueue(this)) {
             complete(0, null, cause, false);
         }
-        // Otherwise it is between queue and connection: whoever gives it one reads the flag and ends it.
-    }
-
-    /** Why it was aborted, or null. */
-    Throwable aborted() {
-        return aborted.get();
-    }
-
-    boolean isDone() {
-        return done.get();
-    }
-
-    /** Ends the call once; false when it had already ended. */
-    boolean complete(int status, HttpFields headers, Throwable failure, boolean kept) {
-        if (!done.compareAndSet(false, true)) {
-            return false;
-        }
-        events.onComplete(status, headers, failure, kept);
-        return true;
     }
 
     /**
@@ -194,6 +165,6 @@ final class Http1Call implements Wire.Call {
 
     @Override
     public String toString() {
-        return "Http1Call{" + method + " " + uri + (done.get() ? " done" : "") + "}";
+        return "Http1Call{" + method + " " + uri + (isDone() ? " done" : "") + "}";
     }
 }

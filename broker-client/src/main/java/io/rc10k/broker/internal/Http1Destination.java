@@ -3,11 +3,7 @@ package io.rc10k.broker.internal;
 import io.rc10k.broker.Partner;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.util.Iterator;
-import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedDeque;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -23,8 +19,8 @@ final class Http1Destination {
     private final Http1Wire wire;
     private final ConcurrentLinkedDeque<Http1Connection> idle = new ConcurrentLinkedDeque<>();
     private final AtomicInteger idleCount = new AtomicInteger();
-    private final AtomicInteger open = new AtomicInteger();
-    private final Queue<Http1Call> waiting = new ConcurrentLinkedQueue<>();
+    /** The calls waiting for a connection, and the connections counted against {@code maxConnections}. */
+    private final WaitingCalls<Http1Call> waiting;
 
     Http1Destination(Http1Wire wire, Partner partner) {
         this(wire, partner, partner.baseUri());
@@ -36,6 +32,7 @@ final class Http1Destination {
         this.partner = partner;
         this.address = InetSocketAddress.createUnresolved(base.getHost(), port(base));
         this.idleTimeoutNanos = partner.idleTimeout().toNanos();
+        this.waiting = new WaitingCalls<>(partner.name(), partner.maxConnections(), "connection");
     }
 
     static int port(URI uri) {
@@ -52,7 +49,7 @@ final class Http1Destination {
         if (sendOnIdle(call)) {
             return;
         }
-        if (takePlace()) {
+        if (waiting.takePlace()) {
             wire.connect(this, call);
             return;
         }
@@ -107,7 +104,7 @@ final class Http1Destination {
             idleCount.decrementAndGet();
             idle.removeLastOccurrence(connection); // the long idle are near the bottom of the stack
         }
-        open.decrementAndGet();
+        waiting.givePlaceBack();
         serveWaiting();
     }
 
@@ -125,7 +122,7 @@ final class Http1Destination {
     private void serveWaiting() {
         while (!waiting.isEmpty()) {
             Http1Connection connection = takeIdle();
-            if (connection == null && !takePlace()) {
+            if (connection == null && !waiting.takePlace()) {
                 return;
             }
             Http1Call next = waiting.poll();
@@ -134,7 +131,7 @@ final class Http1Destination {
                     release(connection);
                     return;
                 }
-                open.decrementAndGet();
+                waiting.givePlaceBack();
                 continue;
             }
             if (connection == null) {
@@ -145,20 +142,6 @@ final class Http1Destination {
         }
     }
 
-    /**
-     * Counts a new connection's place, if one is free. Never counts one it then gives back: a thread that
-     * freed a place and came to serve the waiting calls would see it taken and leave, and the one that gave it
-     * back would leave too, a call waiting beside a free place until its deadline.
-     */
-    private boolean takePlace() {
-        for (int now = open.get(); now < partner.maxConnections(); now = open.get()) {
-            if (open.compareAndSet(now, now + 1)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** False when the call had left the queue already (a connection has it, or it has ended). */
     boolean unqueue(Http1Call call) {
         return waiting.remove(call);
@@ -166,24 +149,16 @@ final class Http1Destination {
 
     /** Ends the waiting calls whose deadline has passed. */
     void expireWaiting(long now) {
-        for (Iterator<Http1Call> it = waiting.iterator(); it.hasNext(); ) {
-            Http1Call call = it.next();
-            if (now - call.deadlineNanos >= 0 && waiting.remove(call)) {
-                call.complete(0, null, new TimeoutException("no connection to " + partner.name()
-                        + " came free within the call's timeout"), false);
-            }
-        }
+        waiting.expire(now);
     }
 
     /** Fails every waiting call (the wire stops). */
     void failWaiting(Throwable cause) {
-        for (Http1Call call = waiting.poll(); call != null; call = waiting.poll()) {
-            call.complete(0, null, cause, false);
-        }
+        waiting.failAll(cause);
     }
 
     int open() {
-        return open.get();
+        return waiting.places();
     }
 
     int idle() {
