@@ -231,7 +231,7 @@ public final class Http1Fuzzer {
         return " (bodies differ: " + outcome.bodyLength() + " against " + expected.body().length + " bytes)";
     }
 
-    private static boolean await(BooleanSupplier condition) throws InterruptedException {
+    static boolean await(BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(HANG_SECONDS);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
@@ -243,7 +243,7 @@ public final class Http1Fuzzer {
     }
 
     /** Counts completions and records the order of events as letters, for reports. */
-    private static final class Recorder implements ExchangeListener {
+    static final class Recorder implements ExchangeListener {
         final AtomicInteger completes = new AtomicInteger();
         final AtomicReference<Outcome> outcome = new AtomicReference<>();
         final StringBuffer events = new StringBuffer();
