@@ -37,8 +37,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Not thread-safe: one try at a time (the checks read client-wide counters).</p>
  */
 final class H2Fuzzer {
-    /** Longer than any try may take: past it, the call hangs. */
-    static final long HANG_SECONDS = 10;
+    /** Many times the call timeout: past it, the call hangs. */
+    static final long HANG_SECONDS = 3;
     /** The first buffer a body may get before any byte arrives: the memory bound's floor. */
     private static final long FIRST_BUFFER_BYTES = 8 * 1024;
     /** How long a connection the client made may wait for the partner's thread to take it. */

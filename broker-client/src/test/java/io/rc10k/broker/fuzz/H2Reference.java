@@ -158,10 +158,6 @@ final class H2Reference {
             tolerated.add(rule);
         }
 
-        private boolean idle(int stream) {
-            return stream != 0 && stream != s && (stream > s || stream % 2 == 0);
-        }
-
         /** Null while nothing is decided. */
         private Expected frame(int type, int flags, int stream, byte[] p) {
             if (blockStream >= 0 && (type != H2Frames.CONTINUATION || stream != blockStream)) {

@@ -28,13 +28,14 @@ import org.junit.jupiter.params.provider.EnumSource;
  *
  * <p>Quick by default (a fixed seed, {@value #DEFAULT_TRIES} tries a wire). Longer: {@code -Dfuzz.tries=N} or
  * {@code -Dfuzz.minutes=M} (a wire), with {@code -Dfuzz.seed=S} (a random seed when minutes are given without
- * one); {@code -Dfuzz.try=I} replays the one try I of seed S. See docs/results/fuzzing.md. A failure is
+ * one); {@code -Dfuzz.try=I} replays the one try I of seed S; {@code -Dfuzz.wire=JETTY_H2C} runs one wire;
+ * {@code -Dfuzz.maxFaults=N} looks for more distinct faults, {@code -Dfuzz.shrink=false} reports them unshrunk. See docs/results/fuzzing.md. A failure is
  * shrunk (mutations, cuts, then frames removed), printed with its frames and bytes, and written to
  * {@code target/fuzz-failures/}.</p>
  */
 class H2ResponseFuzzTest {
     static final long DEFAULT_SEED = 0x5EED_2026_1126L;
-    static final int DEFAULT_TRIES = 250;
+    static final int DEFAULT_TRIES = 150;
     static final long MAX_RESPONSE_BYTES = 16 * 1024;
     static final Duration CALL_TIMEOUT = Duration.ofMillis(200);
     /** Distinct faults a run shrinks and reports before it stops looking. */
