@@ -100,6 +100,8 @@ final class H2Reference {
         /** 0 until the final response headers came. */
         private int status;
         private long contentLength = -1;
+        /** Interim (1xx) responses before the final one. */
+        private int interim;
         private long sendWindowInitial = H2Frames.DEFAULT_WINDOW;
         private long streamSendWindow = H2Frames.DEFAULT_WINDOW;
         private long connectionSendWindow = H2Frames.DEFAULT_WINDOW;
@@ -130,7 +132,7 @@ final class H2Reference {
                 at += H2Frames.HEADER_BYTES + length;
                 Expected decided = frame(type, flags, stream, payload);
                 if (decided != null) {
-                    return decided;
+                    return decided.response() ? after(decided, at < bytes.length, ending) : decided;
                 }
             }
             boolean partial = at < bytes.length;
@@ -139,6 +141,14 @@ final class H2Reference {
                 return new Expected(kinds(Outcome.Kind.TIMEOUT), 0, new byte[0], where + ", kept open", Set.copyOf(tolerated));
             }
             return new Expected(kinds(Outcome.Kind.RESET), 0, new byte[0], where + ", closed", Set.copyOf(tolerated));
+        }
+
+        /** A complete response, saying what followed it: more bytes, the end of the connection. */
+        private static Expected after(Expected response, boolean more, H2Plan.Ending ending) {
+            String then = (more ? ", then more frames" : "") + (ending != H2Plan.Ending.KEEP_OPEN ? ", then the end of the"
+                    + " connection" : "");
+            return new Expected(response.kinds(), response.status(), response.body(), response.why() + then,
+                    response.tolerated());
         }
 
         private Set<Outcome.Kind> kinds(Outcome.Kind kind) {
@@ -298,6 +308,7 @@ final class H2Reference {
                 return failed(":status 101 in HTTP/2");
             }
             if (code < 200) {
+                interim++;
                 return blockEndStream ? failed("an interim response with END_STREAM") : null;
             }
             status = code;
@@ -336,21 +347,21 @@ final class H2Reference {
             if (contentLength > maxResponseBytes) {
                 kinds.add(Outcome.Kind.TOO_LARGE); // a client may refuse a declared length past its bound
             }
-            return new Expected(kinds, status, body.toByteArray(), "a response " + status + " ending its stream",
-                    Set.copyOf(tolerated));
+            String why = "a response " + status + " ending its stream";
+            return new Expected(kinds, status, body.toByteArray(), interim == 0 ? why : "after " + interim
+                    + " interim responses, " + why, Set.copyOf(tolerated));
         }
 
         private Expected priority(int stream, byte[] p) {
             if (stream == 0) {
                 return failed("PRIORITY on stream 0");
             }
+            // Stream errors, on whatever stream: a client may make any of them a connection error (RFC 9113, 5.4.1).
             if (p.length != 5) {
-                if (stream == s) {
-                    tolerate("PRIORITY of a length other than 5");
-                }
+                tolerate("PRIORITY of a length other than 5");
                 return null;
             }
-            if (stream == s && (ByteBuffer.wrap(p, 0, 4).getInt() & 0x7FFF_FFFF) == s) {
+            if ((ByteBuffer.wrap(p, 0, 4).getInt() & 0x7FFF_FFFF) == stream) {
                 tolerate("PRIORITY: a stream depending on itself");
             }
             return null;

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
@@ -231,7 +230,7 @@ final class RawH2Partner implements AutoCloseable {
                 }
             }
             served.written.complete(null);
-            drain(in);
+            RawPartner.drain(in);
         } catch (IOException | HpackException e) {
             // the client closed or reset, or the test ended the connection
         } finally {
@@ -291,24 +290,9 @@ final class RawH2Partner implements AutoCloseable {
             out.flush();
             at += writes[i];
             if (i == cut.pauseAfter() && cut.pauseMillis() > 0) {
-                sleep(cut.pauseMillis());
+                RawPartner.sleep(cut.pauseMillis());
                 pauseProbe.accept(at);
             }
-        }
-    }
-
-    private static void sleep(int millis) {
-        try {
-            TimeUnit.MILLISECONDS.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void drain(DataInputStream in) throws IOException {
-        byte[] sink = new byte[4096];
-        while (in.read(sink) >= 0) {
-            // until the client closes, or the test ends the connection
         }
     }
 
