@@ -125,6 +125,10 @@ final class H2Reference {
                 if (length > client.maxFrameSize()) {
                     return failed("a " + H2Frames.name(type) + " frame over the client's SETTINGS_MAX_FRAME_SIZE");
                 }
+                String wrong = header(type, flags, stream, length);
+                if (wrong != null) {
+                    return failed(wrong); // a client may refuse it from its header, before its payload arrives
+                }
                 if (bytes.length - at - H2Frames.HEADER_BYTES < length) {
                     break;
                 }
@@ -141,6 +145,26 @@ final class H2Reference {
                 return new Expected(kinds(Outcome.Kind.TIMEOUT), 0, new byte[0], where + ", kept open", Set.copyOf(tolerated));
             }
             return new Expected(kinds(Outcome.Kind.RESET), 0, new byte[0], where + ", closed", Set.copyOf(tolerated));
+        }
+
+        /** What a frame header alone shows wrong (lengths and streams of the fixed-size frames), or null. */
+        private String header(int type, int flags, int stream, int length) {
+            if (blockStream >= 0) {
+                return null; // the frame(...) check names it
+            }
+            return switch (type) {
+                case H2Frames.SETTINGS -> stream != 0 ? "SETTINGS on a stream"
+                        : (flags & H2Frames.ACK) != 0 && length != 0 ? "SETTINGS ACK with a payload"
+                        : length % 6 != 0 ? "SETTINGS of " + length + " bytes" : null;
+                case H2Frames.PING -> !preface ? null : stream != 0 ? "PING on a stream"
+                        : length != 8 ? "PING of " + length + " bytes" : null;
+                case H2Frames.RST_STREAM -> !preface ? null : length != 4 ? "RST_STREAM of " + length + " bytes" : null;
+                case H2Frames.WINDOW_UPDATE -> !preface ? null : length != 4 ? "WINDOW_UPDATE of " + length + " bytes"
+                        : null;
+                case H2Frames.GOAWAY -> !preface ? null : stream != 0 ? "GOAWAY on a stream"
+                        : length < 8 ? "GOAWAY of " + length + " bytes" : null;
+                default -> null;
+            };
         }
 
         /** A complete response, saying what followed it: more bytes, the end of the connection. */
@@ -184,8 +208,7 @@ final class H2Reference {
                 case H2Frames.PRIORITY -> priority(stream, p);
                 case H2Frames.RST_STREAM -> rstStream(stream, p);
                 case H2Frames.SETTINGS -> settings(flags, stream, p);
-                case H2Frames.PUSH_PROMISE -> client.pushEnabled() ? failed("PUSH_PROMISE (not modelled)")
-                        : failed("PUSH_PROMISE with push disabled");
+                case H2Frames.PUSH_PROMISE -> pushPromise(flags, stream, p);
                 case H2Frames.PING -> stream != 0 ? failed("PING on a stream") : p.length != 8
                         ? failed("PING of " + p.length + " bytes") : null;
                 case H2Frames.GOAWAY -> goAway(stream, p);
@@ -251,7 +274,7 @@ final class H2Reference {
                 }
             }
             if (stream != s) {
-                return failed("HEADERS on " + (stream % 2 == 0 ? "an even stream never promised" : "an idle odd stream"));
+                return failed("HEADERS on " + (stream % 2 == 0 ? "an idle even stream" : "an idle odd stream"));
             }
             block.reset();
             block.write(p, fragment[0], fragment[1] - fragment[0]);
@@ -261,6 +284,30 @@ final class H2Reference {
                 return null;
             }
             return headerBlock();
+        }
+
+        /** With push enabled: the promise's header block is decoded (HPACK state is the connection's), the rest ignored. */
+        private Expected pushPromise(int flags, int stream, byte[] p) {
+            if (!client.pushEnabled()) {
+                return failed("PUSH_PROMISE with push disabled");
+            }
+            if (stream != s) {
+                return failed("PUSH_PROMISE on " + (stream == 0 ? "stream 0" : "an idle stream"));
+            }
+            int[] fragment = unpad(flags, p, 4);
+            if (fragment == null) {
+                return failed("PUSH_PROMISE padding past its payload");
+            }
+            if ((flags & H2Frames.END_HEADERS) == 0) {
+                return failed("PUSH_PROMISE in pieces (not modelled)");
+            }
+            try {
+                decoder.decode(ByteBuffer.wrap(p, fragment[0], fragment[1] - fragment[0]));
+            } catch (HpackException | RuntimeException e) {
+                return failed("HPACK: " + e.getMessage());
+            }
+            tolerate("PUSH_PROMISE, ignored");
+            return null;
         }
 
         private Expected continuation(int flags, int stream, byte[] p) {

@@ -48,18 +48,24 @@ class H2ResponseFuzzTest {
                     "OPEN FAULT: the call never ends (nothing logged)"),
             Map.entry("after 2 interim responses",
                     "OPEN FAULT: the call never ends (nothing logged)"),
-            Map.entry("DATA on an idle stream",
-                    "ignores the frame (RFC 9113: a connection error)"),
-            Map.entry("HEADERS on an idle odd stream",
-                    "ignores the frame (RFC 9113: a connection error)"),
             Map.entry("DATA before the response HEADERS",
                     "takes the DATA into the body (RFC 9113: a malformed response)"),
             Map.entry(", then ",
                     "can fail the call (RESET) when frames or the end of the connection follow a complete response"),
+            Map.entry("on an idle ",
+                    "ignores DATA, HEADERS, RST_STREAM on a stream never opened (RFC 9113: a connection error)"),
+            Map.entry("SETTINGS ACK with a payload",
+                    "ignores the payload (RFC 9113: a connection error)"),
+            Map.entry("PING of ",
+                    "ignores a PING of a wrong length (RFC 9113: a connection error)"),
+            Map.entry("HEADERS on stream 0",
+                    "ignores it (RFC 9113: a connection error)"),
+            Map.entry("GOAWAY below the request's stream",
+                    "goes on with a stream whose response had begun"),
+            Map.entry("SETTINGS_MAX_FRAME_SIZE",
+                    "lets an unknown frame past SETTINGS_MAX_FRAME_SIZE by; the call then waits for its timeout"),
             Map.entry(":status",
                     "takes a 4-digit :status, and 101 as a final response (RFC 9113: malformed)"),
-            Map.entry("RST_STREAM on an idle stream",
-                    "ignores the frame (RFC 9113: a connection error)"),
             Map.entry("a partial frame before the response ended, closed",
                     "misses the FIN or reset: waits for the call's timeout"));
 
@@ -131,6 +137,16 @@ class H2ResponseFuzzTest {
         long bytes = 0;
         int done = 0;
         H2Generator generator = new H2Generator(MAX_RESPONSE_BYTES);
+        // The first call of a fresh client has been seen to end CONNECT_FAILED without reaching the partner
+        // (docs/results/fuzzing.md): one well-formed call first, so that the tries start from a client in use.
+        String first = fuzzer.goodCall();
+        if (first != null) {
+            System.out.println("h2 fuzz " + wire + ": the client's first call: " + first);
+            String second = fuzzer.goodCall();
+            if (second != null) {
+                fail("the client's first two well-formed calls failed: " + first + "; " + second);
+            }
+        }
         System.out.println("h2 fuzz " + wire + ": seed " + seed + (minutes != null ? ", " + minutes + " minutes"
                 : ", " + (only != null ? "try " + only : tries + " tries")));
         for (int i = only != null ? only : 0; i < (only != null ? only + 1 : tries) && System.nanoTime() < deadline;
