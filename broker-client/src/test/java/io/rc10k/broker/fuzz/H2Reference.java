@@ -140,7 +140,8 @@ final class H2Reference {
                 }
             }
             boolean partial = at < bytes.length;
-            String where = (partial ? "a partial frame" : "the end of the frames") + " before the response ended";
+            String where = (interim == 0 ? "" : "after " + interim + " interim responses, ")
+                    + (partial ? "a partial frame" : "the end of the frames") + " before the response ended";
             if (ending == H2Plan.Ending.KEEP_OPEN) {
                 return new Expected(kinds(Outcome.Kind.TIMEOUT), 0, new byte[0], where + ", kept open", Set.copyOf(tolerated));
             }
@@ -234,7 +235,7 @@ final class H2Reference {
             }
             body.write(p, content[0], content[1] - content[0]);
             if (body.size() > maxResponseBytes) {
-                return new Expected(EnumSet.of(Outcome.Kind.TOO_LARGE), 0, new byte[0], "a body past maxResponseBytes",
+                return new Expected(kinds(Outcome.Kind.TOO_LARGE), 0, new byte[0], "a body past maxResponseBytes",
                         Set.copyOf(tolerated));
             }
             return (flags & H2Frames.END_STREAM) != 0 ? complete() : null;

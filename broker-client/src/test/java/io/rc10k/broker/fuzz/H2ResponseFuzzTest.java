@@ -39,8 +39,11 @@ class H2ResponseFuzzTest {
     /** Distinct faults a run shrinks and reports before it stops looking. */
     static final int MAX_FAULTS = Integer.getInteger("fuzz.maxFaults", 5);
 
-    /** Jetty 12.1's HTTP/2 client against RFC 9113, as the fuzzer found it: a part of the reference's why, then what
-     * Jetty does. */
+    /**
+     * Jetty 12.1's HTTP/2 client against RFC 9113, as the fuzzer found it: a part of the reference's why, then what
+     * Jetty does (docs/results/fuzzing.md, "h2c findings"). The two hangs are open faults, listed so that the
+     * quick run can pass while they are; the log check still fails the exception of finding 3.
+     */
     static final Map<String, String> JETTY_DIFFERENCES = Map.ofEntries(
             Map.entry("the server's preface is not a SETTINGS frame",
                     "fails the connection or waits for the call's timeout"),
@@ -64,6 +67,10 @@ class H2ResponseFuzzTest {
                     "goes on with a stream whose response had begun"),
             Map.entry("SETTINGS_MAX_FRAME_SIZE",
                     "lets an unknown frame past SETTINGS_MAX_FRAME_SIZE by; the call then waits for its timeout"),
+            Map.entry("a connection-specific field",
+                    "takes a response with transfer-encoding (RFC 9113, 8.2.2: malformed)"),
+            Map.entry("CONTINUATION without a header block",
+                    "ignores it; the call then waits for its timeout"),
             Map.entry(":status",
                     "takes a 4-digit :status, and 101 as a final response (RFC 9113: malformed)"),
             Map.entry("a partial frame before the response ended, closed",
