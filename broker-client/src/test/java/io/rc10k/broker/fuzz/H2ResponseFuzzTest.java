@@ -38,6 +38,8 @@ class H2ResponseFuzzTest {
     static final Duration CALL_TIMEOUT = Duration.ofMillis(200);
     /** Distinct faults a run shrinks and reports before it stops looking. */
     static final int MAX_FAULTS = Integer.getInteger("fuzz.maxFaults", 5);
+    /** Well-formed calls after a first that failed, before the tries: a cold client may miss a call timeout. */
+    static final int WARM_UP_CALLS = 5;
 
     /**
      * Jetty 12.1's HTTP/2 client against RFC 9113, as the fuzzer found it: a part of the reference's why, then what
@@ -145,15 +147,15 @@ class H2ResponseFuzzTest {
         long bytes = 0;
         int done = 0;
         H2Generator generator = new H2Generator(MAX_RESPONSE_BYTES);
-        // The first call of a fresh client has been seen to end CONNECT_FAILED without reaching the partner
-        // (docs/results/fuzzing.md): one well-formed call first, so that the tries start from a client in use.
+        // The first call of a fresh client has been seen to end CONNECT_FAILED without reaching the partner, or
+        // TIMEOUT on a cold, loaded JVM (docs/results/fuzzing.md): well-formed calls first, until one comes back.
         String first = fuzzer.goodCall();
+        for (int again = 0; first != null && again < WARM_UP_CALLS; again++) {
+            System.out.println("h2 fuzz " + wire + ": a first call: " + first);
+            first = fuzzer.goodCall();
+        }
         if (first != null) {
-            System.out.println("h2 fuzz " + wire + ": the client's first call: " + first);
-            String second = fuzzer.goodCall();
-            if (second != null) {
-                fail("the client's first two well-formed calls failed: " + first + "; " + second);
-            }
+            fail("the client's first " + (WARM_UP_CALLS + 1) + " well-formed calls failed; the last: " + first);
         }
         System.out.println("h2 fuzz " + wire + ": seed " + seed + (minutes != null ? ", " + minutes + " minutes"
                 : ", " + (only != null ? "try " + only : tries + " tries")));
