@@ -18,6 +18,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntConsumer;
 
 /**
  * Runs one partner answer through a started {@link BrokerClient} against a {@link RawPartner}, and says
@@ -71,14 +72,19 @@ public final class Http1Fuzzer {
         this.partner = partner;
         this.watch = watch;
         this.maxResponseBytes = broker.partner(partnerName).maxResponseBytes();
-        partner.onPause(written -> {
+        partner.onPause(memoryProbe(broker, memoryFault));
+    }
+
+    /** At a pause after {@code written} bytes: more buffered than they call for is recorded in {@code fault}. */
+    static IntConsumer memoryProbe(BrokerClient broker, AtomicReference<String> fault) {
+        return written -> {
             long buffered = broker.bufferedBytes();
             long bound = Math.max(FIRST_BUFFER_BYTES, 2L * written);
             if (buffered > bound) {
-                memoryFault.compareAndSet(null, buffered + " bytes buffered after the partner sent " + written
-                        + " (bound " + bound + ")");
+                fault.compareAndSet(null, buffered + " bytes buffered after the partner sent " + written + " (bound "
+                        + bound + ")");
             }
-        });
+        };
     }
 
     /** True for a fault after which the client's state is not clean: a call still out, or no more calls possible. */
@@ -231,7 +237,7 @@ public final class Http1Fuzzer {
         return " (bodies differ: " + outcome.bodyLength() + " against " + expected.body().length + " bytes)";
     }
 
-    private static boolean await(BooleanSupplier condition) throws InterruptedException {
+    static boolean await(BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(HANG_SECONDS);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
@@ -243,7 +249,7 @@ public final class Http1Fuzzer {
     }
 
     /** Counts completions and records the order of events as letters, for reports. */
-    private static final class Recorder implements ExchangeListener {
+    static final class Recorder implements ExchangeListener {
         final AtomicInteger completes = new AtomicInteger();
         final AtomicReference<Outcome> outcome = new AtomicReference<>();
         final StringBuffer events = new StringBuffer();

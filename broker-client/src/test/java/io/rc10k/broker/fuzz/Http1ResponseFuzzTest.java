@@ -204,7 +204,7 @@ class Http1ResponseFuzzTest {
         return report;
     }
 
-    private static void write(Path file, String text) {
+    static void write(Path file, String text) {
         try {
             Files.createDirectories(file.getParent());
             Files.writeString(file, text, StandardCharsets.UTF_8);

@@ -207,7 +207,7 @@ public final class RawPartner implements AutoCloseable {
         }
     }
 
-    private static void sleep(int millis) {
+    static void sleep(int millis) {
         try {
             TimeUnit.MILLISECONDS.sleep(millis);
         } catch (InterruptedException e) {
@@ -215,7 +215,7 @@ public final class RawPartner implements AutoCloseable {
         }
     }
 
-    private static void drain(InputStream in) throws IOException {
+    static void drain(InputStream in) throws IOException {
         byte[] sink = new byte[4096];
         while (in.read(sink) >= 0) {
             // until the client closes
