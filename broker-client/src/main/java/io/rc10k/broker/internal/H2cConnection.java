@@ -28,6 +28,7 @@ import org.eclipse.jetty.http2.frames.DataFrame;
 import org.eclipse.jetty.http2.frames.GoAwayFrame;
 import org.eclipse.jetty.http2.frames.HeadersFrame;
 import org.eclipse.jetty.http2.frames.PingFrame;
+import org.eclipse.jetty.http2.frames.PriorityFrame;
 import org.eclipse.jetty.http2.frames.PushPromiseFrame;
 import org.eclipse.jetty.http2.frames.ResetFrame;
 import org.eclipse.jetty.http2.frames.SettingsFrame;
@@ -109,6 +110,8 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
     private long connectDeadlineNanos;
     private int receiveWindow = CONNECTION_WINDOW;
     private int unacknowledged;
+    /** The partner's preface, a SETTINGS frame, came: any other frame first breaks the protocol. */
+    private boolean settingsSeen;
 
     H2cConnection(Http1Loop loop, H2cDestination destination, ByteBufferPool buffers) {
         this.loop = loop;
@@ -494,6 +497,9 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
 
     @Override
     public void onHeaders(HeadersFrame frame) {
+        if (beforeSettings()) {
+            return;
+        }
         H2cCall call = streamFor(frame.getStreamId());
         if (call == null) {
             return;
@@ -513,6 +519,10 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
             return;
         }
         int status = response.getStatus();
+        if (status < 100 || status > 999) {
+            malformed(call, "a :status of " + status + ", not three digits");
+            return;
+        }
         if (status < 200) {
             if (status == 101 || status < 100 || frame.isEndStream()) {
                 malformed(call, "an interim status " + status + (frame.isEndStream() ? " that ends the stream" : ""));
@@ -544,6 +554,9 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
 
     @Override
     public void onData(DataFrame frame) {
+        if (beforeSettings()) {
+            return;
+        }
         int length = frame.flowControlLength();
         receiveWindow -= length;
         if (receiveWindow < 0) {
@@ -652,6 +665,9 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
 
     @Override
     public void onReset(ResetFrame frame) {
+        if (beforeSettings()) {
+            return;
+        }
         H2cCall call = streamFor(frame.getStreamId());
         if (call != null && frame.getError() == ErrorCode.REFUSED_STREAM_ERROR.code) {
             handBack(call, partner + " refused stream " + call.streamId);
@@ -670,6 +686,11 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
 
     @Override
     public void onSettings(SettingsFrame frame) {
+        if (!settingsSeen && frame.isReply()) {
+            beforeSettings();
+            return;
+        }
+        settingsSeen = true;
         if (frame.isReply()) {
             return;
         }
@@ -738,6 +759,9 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
 
     @Override
     public void onWindowUpdate(WindowUpdateFrame frame) {
+        if (beforeSettings()) {
+            return;
+        }
         int delta = frame.getWindowDelta();
         List<H2cCall> sent = List.of();
         synchronized (this) {
@@ -759,6 +783,9 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
 
     @Override
     public void onPing(PingFrame frame) {
+        if (beforeSettings()) {
+            return;
+        }
         if (!frame.isReply()) {
             send(H2Frames.pingAck(frame.getPayload()));
         }
@@ -766,6 +793,9 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
 
     @Override
     public void onGoAway(GoAwayFrame frame) {
+        if (beforeSettings()) {
+            return;
+        }
         int last = frame.getLastStreamId();
         List<H2cCall> untaken = new ArrayList<>();
         synchronized (this) {
@@ -808,12 +838,29 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
     }
 
     @Override
+    public void onPriority(PriorityFrame frame) {
+        beforeSettings(); // otherwise ignored: the client sets no priorities
+    }
+
+    /** On the loop: true, and the connection failed, when a frame comes before the partner's SETTINGS. */
+    private boolean beforeSettings() {
+        if (settingsSeen) {
+            return false;
+        }
+        failConnection(ErrorCode.PROTOCOL_ERROR, "a frame other than SETTINGS as its preface");
+        return true;
+    }
+
+    @Override
     public void onPushPromise(PushPromiseFrame frame) {
         failConnection(ErrorCode.PROTOCOL_ERROR, "a PUSH_PROMISE, push being disabled");
     }
 
     @Override
     public void onStreamFailure(int streamId, int error, String reason) {
+        if (beforeSettings()) {
+            return;
+        }
         if (reason != null && reason.startsWith("invalid_window_update")) {
             // Jetty's parser stops mid-frame after this one and would read the next bytes as its rest: the
             // connection's framing cannot be trusted any more.

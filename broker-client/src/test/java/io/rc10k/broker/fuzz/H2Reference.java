@@ -150,6 +150,9 @@ final class H2Reference {
 
         /** What a frame header alone shows wrong (lengths and streams of the fixed-size frames), or null. */
         private String header(int type, int flags, int stream, int length) {
+            if (!preface && (type != H2Frames.SETTINGS || (flags & H2Frames.ACK) != 0)) {
+                return "the server's preface is not a SETTINGS frame";
+            }
             if (blockStream >= 0) {
                 return null; // the frame(...) check names it
             }
@@ -164,6 +167,7 @@ final class H2Reference {
                         : null;
                 case H2Frames.GOAWAY -> !preface ? null : stream != 0 ? "GOAWAY on a stream"
                         : length < 8 ? "GOAWAY of " + length + " bytes" : null;
+                case H2Frames.DATA, H2Frames.HEADERS -> stream == 0 ? H2Frames.name(type) + " on stream 0" : null;
                 default -> null;
             };
         }
