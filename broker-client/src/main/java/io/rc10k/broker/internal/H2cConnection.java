@@ -507,7 +507,9 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
         MetaData meta = frame.getMetaData();
         if (call.status != 0) {
             // Trailers: they end the stream, and are not passed on.
-            if (frame.isEndStream()) {
+            if (meta.isResponse() || meta.isRequest()) {
+                malformed(call, "pseudo-headers in trailers");
+            } else if (frame.isEndStream()) {
                 ended(call);
             } else {
                 malformed(call, "a second header block that does not end the stream");
@@ -532,6 +534,11 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
             return;
         }
         HttpFields fields = response.getHttpFields();
+        String hopByHop = connectionSpecific(fields);
+        if (hopByHop != null) {
+            malformed(call, "a connection-specific field (" + hopByHop + "), which HTTP/2 forbids");
+            return;
+        }
         long declared;
         try {
             declared = fields.getLongField(HttpHeader.CONTENT_LENGTH);
@@ -550,6 +557,19 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
         if (frame.isEndStream() && !call.isDone()) {
             ended(call);
         }
+    }
+
+    /** The first field HTTP/2 forbids in a message (RFC 9113 §8.2.2), or null. */
+    private static String connectionSpecific(HttpFields fields) {
+        for (HttpField field : fields) {
+            HttpHeader header = field.getHeader();
+            if (header == HttpHeader.CONNECTION || header == HttpHeader.KEEP_ALIVE || header == HttpHeader.PROXY_CONNECTION
+                    || header == HttpHeader.TRANSFER_ENCODING || header == HttpHeader.UPGRADE
+                    || (header == HttpHeader.TE && !"trailers".equalsIgnoreCase(field.getValue()))) {
+                return field.getName();
+            }
+        }
+        return null;
     }
 
     @Override
@@ -763,22 +783,32 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
             return;
         }
         int delta = frame.getWindowDelta();
+        // A stream this side ended may still be opened up; one never opened breaks the protocol.
+        H2cCall call = frame.getStreamId() == 0 ? null : streamFor(frame.getStreamId());
+        if (closed) {
+            return;
+        }
         List<H2cCall> sent = List.of();
+        H2cCall overflowed = null;
         synchronized (this) {
-            H2cCall call = frame.getStreamId() == 0 ? null : streams.get(frame.getStreamId());
             if (frame.getStreamId() == 0 && (long) sendWindow + delta > H2Frames.MAX_WINDOW) {
                 failConnectionLater(ErrorCode.FLOW_CONTROL_ERROR, "a connection window over 2^31-1");
+            } else if (call != null && (long) call.sendWindow + delta > H2Frames.MAX_WINDOW) {
+                overflowed = call;
             } else if (frame.getStreamId() == 0 || call != null) {
                 if (call == null) {
                     sendWindow += delta;
                 } else {
-                    call.sendWindow = (int) Math.min(H2Frames.MAX_WINDOW, (long) call.sendWindow + delta);
+                    call.sendWindow += delta;
                 }
                 resumeBlocked();
                 sent = flush();
             }
         }
         told(sent);
+        if (overflowed != null) {
+            malformed(overflowed, "a WINDOW_UPDATE taking the stream's window over 2^31-1");
+        }
     }
 
     @Override

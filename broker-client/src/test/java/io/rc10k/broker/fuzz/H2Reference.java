@@ -100,6 +100,8 @@ final class H2Reference {
         /** 0 until the final response headers came. */
         private int status;
         private long contentLength = -1;
+        /** The final response declared a length past maxResponseBytes: a client may end the call there, TOO_LARGE. */
+        private boolean declaredTooLarge;
         /** Interim (1xx) responses before the final one. */
         private int interim;
         private long sendWindowInitial = H2Frames.DEFAULT_WINDOW;
@@ -130,6 +132,10 @@ final class H2Reference {
                     return failed(wrong); // a client may refuse it from its header, before its payload arrives
                 }
                 if (bytes.length - at - H2Frames.HEADER_BYTES < length) {
+                    Expected early = paddedBlock(type, flags, stream, length, at);
+                    if (early != null) {
+                        return early;
+                    }
                     break;
                 }
                 byte[] payload = Arrays.copyOfRange(bytes, at + H2Frames.HEADER_BYTES, at + H2Frames.HEADER_BYTES + length);
@@ -146,6 +152,24 @@ final class H2Reference {
                 return new Expected(kinds(Outcome.Kind.TIMEOUT), 0, new byte[0], where + ", kept open", Set.copyOf(tolerated));
             }
             return new Expected(kinds(Outcome.Kind.RESET), 0, new byte[0], where + ", closed", Set.copyOf(tolerated));
+        }
+
+        /**
+         * A padded HEADERS frame cut in its padding: its header block is whole, and a client may judge it before
+         * the padding arrives (Jetty's parser does). A failure the block shows, or null.
+         */
+        private Expected paddedBlock(int type, int flags, int stream, int length, int at) {
+            int available = bytes.length - at - H2Frames.HEADER_BYTES;
+            if (type != H2Frames.HEADERS || (flags & H2Frames.PADDED) == 0 || available < 1) {
+                return null;
+            }
+            int padding = bytes[at + H2Frames.HEADER_BYTES] & 0xFF;
+            if (available < length - padding) {
+                return null;
+            }
+            byte[] payload = Arrays.copyOfRange(bytes, at + H2Frames.HEADER_BYTES, at + H2Frames.HEADER_BYTES + length);
+            Expected decided = frame(type, flags, stream, payload);
+            return decided == null || decided.response() ? null : decided;
         }
 
         /** What a frame header alone shows wrong (lengths and streams of the fixed-size frames), or null. */
@@ -167,7 +191,10 @@ final class H2Reference {
                         : null;
                 case H2Frames.GOAWAY -> !preface ? null : stream != 0 ? "GOAWAY on a stream"
                         : length < 8 ? "GOAWAY of " + length + " bytes" : null;
-                case H2Frames.DATA, H2Frames.HEADERS -> stream == 0 ? H2Frames.name(type) + " on stream 0" : null;
+                // On a stream the client never opened: a client may refuse the frame from its header alone.
+                case H2Frames.DATA -> stream == 0 ? "DATA on stream 0" : stream != s ? "DATA on an idle stream" : null;
+                case H2Frames.HEADERS -> stream == 0 ? "HEADERS on stream 0" : stream == s ? null
+                        : "HEADERS on " + (stream % 2 == 0 ? "an idle even stream" : "an idle odd stream");
                 default -> null;
             };
         }
@@ -185,11 +212,18 @@ final class H2Reference {
             if (!tolerated.isEmpty()) {
                 kinds.addAll(FAILED);
             }
+            if (declaredTooLarge) {
+                kinds.add(Outcome.Kind.TOO_LARGE);
+            }
             return kinds;
         }
 
         private Expected failed(String why) {
-            return new Expected(FAILED, 0, new byte[0], why, Set.copyOf(tolerated));
+            Set<Outcome.Kind> kinds = EnumSet.copyOf(FAILED);
+            if (declaredTooLarge) {
+                kinds.add(Outcome.Kind.TOO_LARGE);
+            }
+            return new Expected(kinds, 0, new byte[0], why, Set.copyOf(tolerated));
         }
 
         /** A rule a client may enforce or not: the walk goes on as if the frame were ignored. */
@@ -371,6 +405,7 @@ final class H2Reference {
                     if (contentLength < 0) {
                         return failed("content-length " + length);
                     }
+                    declaredTooLarge = contentLength > maxResponseBytes;
                 } catch (NumberFormatException e) {
                     return failed("content-length " + length);
                 }
