@@ -15,6 +15,7 @@ final class H2Frames {
     static final int HEADER_LENGTH = 9;
     static final int DATA = 0x0;
     static final int HEADERS = 0x1;
+    static final int PRIORITY = 0x2;
     static final int RST_STREAM = 0x3;
     static final int SETTINGS = 0x4;
     static final int PING = 0x6;

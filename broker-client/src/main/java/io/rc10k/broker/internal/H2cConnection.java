@@ -70,6 +70,8 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
     final H2cDestination destination;
     final Http1Loop loop;
     private final Parser parser;
+    /** The partner's frame heads, checked as they arrive (Jetty's parser waits for a payload byte). */
+    private final H2FrameHeads heads = new H2FrameHeads(H2Frames.DEFAULT_MAX_FRAME_SIZE);
     private final String partner;
     /** Open streams by id: put by the sending thread under the lock, read and removed on the loop. */
     private final Map<Integer, H2cCall> streams = new ConcurrentHashMap<>();
@@ -486,7 +488,17 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
                 closeWith(new EOFException(partner + " closed the connection"));
                 return;
             }
-            parser.parse(buffer);
+            int broken = heads.follow(buffer);
+            if (broken < 0) {
+                parser.parse(buffer);
+            } else {
+                // The frames before the broken head first: a response they complete is the call's.
+                buffer.limit(broken - H2Frames.HEADER_LENGTH > buffer.position() ? broken - H2Frames.HEADER_LENGTH
+                        : buffer.position());
+                parser.parse(buffer);
+                failConnection(ErrorCode.PROTOCOL_ERROR, heads.wrong());
+                return;
+            }
             if (closed || read < buffer.capacity()) {
                 return;
             }
@@ -539,15 +551,10 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
             malformed(call, "a connection-specific field (" + hopByHop + "), which HTTP/2 forbids");
             return;
         }
-        long declared;
-        try {
-            declared = fields.getLongField(HttpHeader.CONTENT_LENGTH);
-        } catch (NumberFormatException e) {
-            malformed(call, "Content-Length is not a number: " + fields.get(HttpHeader.CONTENT_LENGTH));
-            return;
-        }
-        if (declared < -1 || fields.getValuesList(HttpHeader.CONTENT_LENGTH).size() > 1) {
-            malformed(call, "Content-Length " + fields.getValuesList(HttpHeader.CONTENT_LENGTH));
+        List<String> lengths = fields.getValuesList(HttpHeader.CONTENT_LENGTH);
+        long declared = lengths.size() == 1 ? contentLength(lengths.get(0)) : lengths.isEmpty() ? -1 : -2;
+        if (declared < -1) {
+            malformed(call, "Content-Length " + lengths);
             return;
         }
         call.status = status;
@@ -557,6 +564,22 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
         if (frame.isEndStream() && !call.isDone()) {
             ended(call);
         }
+    }
+
+    /** A Content-Length's value: its digits as a number, or -2 when it is anything else (a sign, a space, …). */
+    private static long contentLength(String value) {
+        if (value.isEmpty() || value.length() > 18) {
+            return -2;
+        }
+        long length = 0;
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < '0' || c > '9') {
+                return -2;
+            }
+            length = length * 10 + (c - '0');
+        }
+        return length;
     }
 
     /** The first field HTTP/2 forbids in a message (RFC 9113 §8.2.2), or null. */

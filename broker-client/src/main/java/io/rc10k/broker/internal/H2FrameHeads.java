@@ -1,0 +1,81 @@
+package io.rc10k.broker.internal;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The frame heads of what a partner sends, followed across reads, so that a frame whose head alone breaks
+ * HTTP/2 — a control frame of the wrong length, a frame longer than the client accepts — is refused as its
+ * head arrives. Jetty's parser checks a frame's length only once a byte of its payload has come, so a partner
+ * that sends such a head and then nothing would hold the call until its deadline.
+ *
+ * <p>Not thread-safe: its connection's loop only.</p>
+ */
+final class H2FrameHeads {
+    private final int maxFrameSize;
+    private final byte[] head = new byte[H2Frames.HEADER_LENGTH];
+    private int headHave;
+    /** Payload bytes of the current frame still to come. */
+    private int payloadLeft;
+    /** What the last head refused showed. */
+    private String wrong;
+
+    H2FrameHeads(int maxFrameSize) {
+        this.maxFrameSize = maxFrameSize;
+    }
+
+    /**
+     * Follows {@code bytes} from its position to its limit (neither is moved): -1, or the index just past the
+     * first head that breaks the protocol ({@link #wrong()} says how) — the frames before it are the partner's
+     * to have parsed.
+     */
+    int follow(ByteBuffer bytes) {
+        int at = bytes.position();
+        int limit = bytes.limit();
+        while (at < limit) {
+            if (payloadLeft > 0) {
+                int skip = Math.min(payloadLeft, limit - at);
+                at += skip;
+                payloadLeft -= skip;
+                continue;
+            }
+            head[headHave++] = bytes.get(at++);
+            if (headHave == head.length) {
+                headHave = 0;
+                int length = ((head[0] & 0xff) << 16) | ((head[1] & 0xff) << 8) | (head[2] & 0xff);
+                int stream = ((head[5] & 0x7f) << 24) | ((head[6] & 0xff) << 16) | ((head[7] & 0xff) << 8)
+                        | (head[8] & 0xff);
+                wrong = check(length, head[3] & 0xff, head[4] & 0xff, stream);
+                if (wrong != null) {
+                    return at;
+                }
+                payloadLeft = length;
+            }
+        }
+        return -1;
+    }
+
+    /** What the head {@link #follow} refused showed. */
+    String wrong() {
+        return wrong;
+    }
+
+    private String check(int length, int type, int flags, int stream) {
+        boolean connectionFrame = type == H2Frames.SETTINGS || type == H2Frames.PING || type == H2Frames.GOAWAY;
+        if (connectionFrame != (stream == 0) && type <= H2Frames.CONTINUATION && type != H2Frames.WINDOW_UPDATE) {
+            return "a frame of type " + type + " on stream " + stream;
+        }
+        if (length > maxFrameSize) {
+            return "a frame of " + length + " bytes, over the client's SETTINGS_MAX_FRAME_SIZE";
+        }
+        return switch (type) {
+            case H2Frames.SETTINGS -> (flags & H2Frames.FLAG_ACK) != 0 ? (length != 0 ? "a SETTINGS ack with a payload"
+                    : null) : length % 6 != 0 ? "a SETTINGS frame of " + length + " bytes" : null;
+            case H2Frames.PING -> length != 8 ? "a PING frame of " + length + " bytes" : null;
+            case H2Frames.RST_STREAM, H2Frames.WINDOW_UPDATE -> length != 4 ? "a frame of type " + type + " of "
+                    + length + " bytes" : null;
+            case H2Frames.PRIORITY -> length != 5 ? "a PRIORITY frame of " + length + " bytes" : null;
+            case H2Frames.GOAWAY -> length < 8 ? "a GOAWAY frame of " + length + " bytes" : null;
+            default -> null;
+        };
+    }
+}
