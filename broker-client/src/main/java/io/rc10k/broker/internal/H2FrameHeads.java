@@ -1,6 +1,7 @@
 package io.rc10k.broker.internal;
 
 import java.nio.ByteBuffer;
+import java.util.function.IntSupplier;
 
 /**
  * The frame heads of what a partner sends, followed across reads, so that a frame whose head alone breaks
@@ -12,6 +13,8 @@ import java.nio.ByteBuffer;
  */
 final class H2FrameHeads {
     private final int maxFrameSize;
+    /** The highest stream id the client has opened. */
+    private final IntSupplier lastStreamId;
     private final byte[] head = new byte[H2Frames.HEADER_LENGTH];
     private int headHave;
     /** Payload bytes of the current frame still to come. */
@@ -19,8 +22,9 @@ final class H2FrameHeads {
     /** What the last head refused showed. */
     private String wrong;
 
-    H2FrameHeads(int maxFrameSize) {
+    H2FrameHeads(int maxFrameSize, IntSupplier lastStreamId) {
         this.maxFrameSize = maxFrameSize;
+        this.lastStreamId = lastStreamId;
     }
 
     /**
@@ -63,6 +67,11 @@ final class H2FrameHeads {
         boolean connectionFrame = type == H2Frames.SETTINGS || type == H2Frames.PING || type == H2Frames.GOAWAY;
         if (connectionFrame != (stream == 0) && type <= H2Frames.CONTINUATION && type != H2Frames.WINDOW_UPDATE) {
             return "a frame of type " + type + " on stream " + stream;
+        }
+        boolean onAStream = type == H2Frames.DATA || type == H2Frames.HEADERS || type == H2Frames.RST_STREAM
+                || type == H2Frames.CONTINUATION || (type == H2Frames.WINDOW_UPDATE && stream != 0);
+        if (onAStream && ((stream & 1) == 0 || stream > lastStreamId.getAsInt())) {
+            return "a frame of type " + type + " on stream " + stream + ", which the client never opened";
         }
         if (length > maxFrameSize) {
             return "a frame of " + length + " bytes, over the client's SETTINGS_MAX_FRAME_SIZE";

@@ -71,7 +71,7 @@ final class H2cConnection implements LoopConnection, Parser.Listener {
     final Http1Loop loop;
     private final Parser parser;
     /** The partner's frame heads, checked as they arrive (Jetty's parser waits for a payload byte). */
-    private final H2FrameHeads heads = new H2FrameHeads(H2Frames.DEFAULT_MAX_FRAME_SIZE);
+    private final H2FrameHeads heads = new H2FrameHeads(H2Frames.DEFAULT_MAX_FRAME_SIZE, () -> this.lastStreamId);
     private final String partner;
     /** Open streams by id: put by the sending thread under the lock, read and removed on the loop. */
     private final Map<Integer, H2cCall> streams = new ConcurrentHashMap<>();
