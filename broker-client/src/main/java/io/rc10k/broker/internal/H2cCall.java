@@ -24,7 +24,7 @@ final class H2cCall extends LoopCall {
     volatile H2cConnection connection;
     /** onBegin was told: once, whichever connection carries the call in the end. */
     volatile boolean begun;
-    /** Times a connection handed it back unprocessed (H2cConnection#handBack). */
+    /** Times a connection handed it back unprocessed (H2cStreams#handBack). */
     int handBacks;
 
     // The connection's lock:
@@ -43,7 +43,7 @@ final class H2cCall extends LoopCall {
     long declaredLength = -1;
     long received;
     /** What the partner may still send on the stream before the client opens its window again. */
-    int receiveWindow = H2cConnection.STREAM_WINDOW;
+    int receiveWindow = H2cReceiver.STREAM_WINDOW;
     /** Received bytes not yet given back to the stream's window. */
     int unacknowledged;
     int interims;

@@ -63,7 +63,7 @@ final class H2cDestination {
     /** A reserved stream on an open or connecting connection, or null when every one is full. */
     private H2cConnection reserveAny() {
         for (H2cConnection connection : connections) {
-            if (connection.reserve()) {
+            if (connection.streams.reserve()) {
                 return connection;
             }
         }
@@ -72,7 +72,7 @@ final class H2cDestination {
 
     private void open(H2cCall first) {
         H2cConnection connection = wire.newConnection(this);
-        connection.reserveFirst(); // before others can see it
+        connection.streams.reserveFirst(); // before others can see it
         connections.add(connection);
         // Given the call before it connects: a connect that fails, even at once, ends the call with its cause.
         connection.send(first);
@@ -104,7 +104,7 @@ final class H2cDestination {
             H2cCall next = waiting.poll();
             if (next == null || next.isDone()) {
                 if (connection != null) {
-                    connection.unreserve();
+                    connection.streams.release();
                 } else {
                     waiting.givePlaceBack();
                 }
@@ -139,7 +139,7 @@ final class H2cDestination {
         int active = 0;
         for (H2cConnection connection : connections) {
             open++;
-            if (connection.streams() > 0) {
+            if (connection.streams.count() > 0) {
                 active++;
             }
         }
