@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
 
 /**
  * What one misbehaviour of a hostile partner is called, sends and should make a correct client observe: the data
- * behind {@link Misbehaviour} and {@link H2Misbehaviour}, and how either is found by its token.
+ * behind each {@link PartnerMisbehaviour}, and how either kind is found by its token.
  *
  * @param token       the path segment that asks for it
  * @param expected    what a correct client should observe
@@ -23,9 +23,14 @@ record Expectation(String token, Expect expected, Set<Expect> allowed, String de
         return new Expectation(token, expected, Set.copyOf(EnumSet.of(expected, alsoCorrect)), description);
     }
 
+    /** The data behind {@code m}, which its constructor gave. */
+    static Expectation of(PartnerMisbehaviour m) {
+        return m instanceof Misbehaviour http1 ? http1.expectation : ((H2Misbehaviour) m).expectation;
+    }
+
     /** The misbehaviours of one kind by token, for their {@code find}. */
-    static <E extends Enum<E>> Map<String, E> byToken(E[] values, Function<E, Expectation> expectation) {
-        return Arrays.stream(values).collect(Collectors.toUnmodifiableMap(e -> expectation.apply(e).token(),
+    static <E extends Enum<E> & PartnerMisbehaviour> Map<String, E> byToken(E[] values) {
+        return Arrays.stream(values).collect(Collectors.toUnmodifiableMap(PartnerMisbehaviour::token,
                 Function.identity()));
     }
 
@@ -35,8 +40,8 @@ record Expectation(String token, Expect expected, Set<Expect> allowed, String de
                 + token + "\" is not one (accepted: " + tokens + ")"));
     }
 
-    /** Every token, comma-separated, in declaration order. */
-    static <E extends Enum<E>> String tokens(E[] values, Function<E, Expectation> expectation) {
-        return Arrays.stream(values).map(e -> expectation.apply(e).token()).collect(Collectors.joining(", "));
+    /** Every token of one kind, comma-separated, in declaration order. */
+    static String tokens(PartnerMisbehaviour[] values) {
+        return Arrays.stream(values).map(PartnerMisbehaviour::token).collect(Collectors.joining(", "));
     }
 }

@@ -1,10 +1,8 @@
 package io.rc10k.stubs;
 
 import io.rc10k.stubs.Misbehaviour.Expect;
-import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Every way the {@link HostileH2Partner} breaks HTTP/2 (RFC 9113), each served at {@code GET /<token>}, with
@@ -24,7 +22,7 @@ import java.util.Set;
  * SETTINGS) but sends nothing more for the stream until the client closes the connection or the stall cap
  * closes it. docs/partner-stubs.md ("Hostile h2c partner") lists them.</p>
  */
-public enum H2Misbehaviour {
+public enum H2Misbehaviour implements PartnerMisbehaviour {
     // The stream or the connection ends early.
     RST_STREAM("rst-stream", Expect.RESET, "RST_STREAM (INTERNAL_ERROR) on the stream before any HEADERS"),
     RST_STREAM_AFTER_HEADERS("rst-stream-after-headers", Expect.RESET,
@@ -84,9 +82,10 @@ public enum H2Misbehaviour {
     STALL_AFTER_HEADERS("stall-after-headers", Expect.STALL, "HEADERS 200 with content-length: 11, then holds"),
     STALL_NO_ANSWER("stall-no-answer", Expect.STALL, "sends nothing for the stream: holds");
 
-    private static final Map<String, H2Misbehaviour> BY_TOKEN = Expectation.byToken(values(), m -> m.expectation);
+    private static final Map<String, H2Misbehaviour> BY_TOKEN = Expectation.byToken(values());
 
-    private final Expectation expectation;
+    /** Read through {@link Expectation#of(PartnerMisbehaviour)}. */
+    final Expectation expectation;
 
     H2Misbehaviour(String token, Expect expected, String description) {
         this(token, expected, expected, description);
@@ -94,30 +93,6 @@ public enum H2Misbehaviour {
 
     H2Misbehaviour(String token, Expect expected, Expect alsoCorrect, String description) {
         this.expectation = Expectation.of(token, expected, alsoCorrect, description);
-    }
-
-    /** The path segment that asks for it: {@code GET /rst-stream}. */
-    public String token() {
-        return expectation.token();
-    }
-
-    /** What a correct h2c client should observe. */
-    public Expect expected() {
-        return expectation.expected();
-    }
-
-    /**
-     * Whether a correct client may show {@code observed}: the {@link #expected()} one, or for a few one more the
-     * RFC also allows (a client that bounds a declared length or the header list before the bytes break a rule;
-     * a client that left push enabled and takes the promise; a client that takes a flood in its stride).
-     */
-    public boolean allows(Expect observed) {
-        return expectation.allowed().contains(observed);
-    }
-
-    /** The observations it {@link #allows}, {@link #expected()} among them. */
-    public Set<Expect> allowed() {
-        return EnumSet.copyOf(expectation.allowed());
     }
 
     /**
@@ -134,11 +109,6 @@ public enum H2Misbehaviour {
         };
     }
 
-    /** The frames it sends, in one line. */
-    public String description() {
-        return expectation.description();
-    }
-
     /** The h2 misbehaviour at {@code /token}, if there is one. */
     public static Optional<H2Misbehaviour> find(String token) {
         return Optional.ofNullable(BY_TOKEN.get(token));
@@ -151,7 +121,7 @@ public enum H2Misbehaviour {
 
     /** Its tokens in declaration order, comma-separated. */
     public static String tokens() {
-        return Expectation.tokens(values(), m -> m.expectation);
+        return Expectation.tokens(values());
     }
 
     @Override

@@ -31,7 +31,7 @@ import java.net.URI;
  * {@link #refusals()}). Counters are thread-safe and raised before the first byte of what they count is
  * written.</p>
  */
-public final class HostileH2Partner implements AutoCloseable {
+public final class HostileH2Partner extends AbstractHostilePartner implements AutoCloseable {
     public static final int DEFAULT_MAX_CONNECTIONS = 64;
     public static final int MAX_MAX_CONNECTIONS = 1_024;
 
@@ -39,6 +39,7 @@ public final class HostileH2Partner implements AutoCloseable {
     private volatile H2Server server;
 
     private HostileH2Partner(H2Server.Settings settings) {
+        super(settings.listening());
         this.settings = settings;
     }
 
@@ -54,7 +55,7 @@ public final class HostileH2Partner implements AutoCloseable {
         try {
             server = H2Server.start(settings);
         } catch (IOException e) {
-            throw settings.cannotListen(e);
+            throw listening.cannotListen("the hostile h2c partner", e);
         }
         return this;
     }
@@ -62,11 +63,7 @@ public final class HostileH2Partner implements AutoCloseable {
     /** The port it listens on; before {@link #start()}, the port it was built with. */
     public int port() {
         H2Server running = server;
-        return running == null ? settings.port() : running.port();
-    }
-
-    public String host() {
-        return settings.host();
+        return running == null ? listening.port() : running.port();
     }
 
     /** {@code http://host:port}, to {@link URI#resolve(String) resolve} paths against (speak h2c to it). */
@@ -79,34 +76,9 @@ public final class HostileH2Partner implements AutoCloseable {
         return uri().resolve("/" + m.token());
     }
 
-    /** TCP connections accepted since start. */
-    public long connectionsAccepted() {
-        return counters().connectionsAccepted();
-    }
-
-    /** TCP connections open now. */
-    public long connectionsOpen() {
-        return counters().connectionsOpen();
-    }
-
     /** How many times {@code m} was asked for (one per stream). */
     public long requests(H2Misbehaviour m) {
         return running().h2().requests(m);
-    }
-
-    /** Correct 200 answers to {@code /ok}. */
-    public long okAnswers() {
-        return counters().okAnswers();
-    }
-
-    /** 400 and 404 answers, and connections closed at accept because every connection thread was busy. */
-    public long refusals() {
-        return counters().refusals();
-    }
-
-    /** Connections the partner closed because a held misbehaviour reached {@link #maxStallMillis()}. */
-    public long cappedConnections() {
-        return counters().cappedConnections();
     }
 
     /** Connections whose client did not announce SETTINGS_ENABLE_PUSH=0 (push-promise is then legal). */
@@ -114,19 +86,12 @@ public final class HostileH2Partner implements AutoCloseable {
         return running().h2().pushEnabledConnections();
     }
 
-    public long maxStallMillis() {
-        return settings.maxStallMillis();
-    }
-
-    public long idleTimeoutMillis() {
-        return settings.idleTimeoutMillis();
-    }
-
     public int maxConnections() {
         return settings.maxConnections();
     }
 
-    private HostileCounters counters() {
+    @Override
+    HostileCounters counters() {
         return running().counters();
     }
 
@@ -153,8 +118,7 @@ public final class HostileH2Partner implements AutoCloseable {
     }
 
     /** Settings of a hostile h2c partner; each setter checks its value and names it in the error. */
-    public static final class Builder extends ListeningBuilder<Builder> {
-        private int port;
+    public static final class Builder extends HostileBuilder<Builder> {
         private int maxConnections = DEFAULT_MAX_CONNECTIONS;
 
         private Builder() {
@@ -162,12 +126,6 @@ public final class HostileH2Partner implements AutoCloseable {
 
         @Override
         Builder self() {
-            return this;
-        }
-
-        /** 0 (the default) picks an ephemeral port. */
-        public Builder port(int port) {
-            this.port = checkPort(port);
             return this;
         }
 
@@ -183,8 +141,7 @@ public final class HostileH2Partner implements AutoCloseable {
 
         /** A partner with these settings, not yet started. */
         public HostileH2Partner build() {
-            return new HostileH2Partner(new H2Server.Settings(host, port, acceptQueue, idleTimeoutMillis,
-                    maxStallMillis, maxConnections));
+            return new HostileH2Partner(new H2Server.Settings(listening(), maxConnections));
         }
     }
 }

@@ -2,6 +2,7 @@ package io.rc10k.stubs;
 
 import io.rc10k.stubs.internal.HostileCounters;
 import io.rc10k.stubs.internal.HostileServer;
+import io.rc10k.stubs.internal.Listening;
 import io.rc10k.stubs.internal.TlsRelay;
 import java.io.IOException;
 import java.net.URI;
@@ -37,7 +38,7 @@ import java.util.List;
  * connection, at most {@value #MAX_TLS_CONNECTIONS} connections at once. Counters are thread-safe and
  * raised before the first byte of what they count is written.</p>
  */
-public final class HostilePartner implements AutoCloseable {
+public final class HostilePartner extends AbstractHostilePartner implements AutoCloseable {
     public static final long DEFAULT_MAX_STALL_MILLIS = StubOptions.DEFAULT_MAX_STALL_MILLIS;
     public static final long DEFAULT_IDLE_TIMEOUT_MILLIS = StubOptions.DEFAULT_IDLE_TIMEOUT_MILLIS;
     public static final int DEFAULT_LOOPS = 1;
@@ -51,6 +52,7 @@ public final class HostilePartner implements AutoCloseable {
     private volatile TlsRelay relay;
 
     private HostilePartner(HostileServer.Settings settings, StubCertificate tls) {
+        super(settings.listening());
         this.settings = settings;
         this.tls = tls;
     }
@@ -71,11 +73,11 @@ public final class HostilePartner implements AutoCloseable {
         // Over TLS the partner itself listens on a loopback port of its own, behind the relay.
         HostileServer behind = listen(settings.onLoopback());
         try {
-            relay = TlsRelay.start(settings.host(), settings.port(), settings.acceptQueue(), tls, behind.port(),
-                    MAX_TLS_CONNECTIONS, settings.idleTimeoutMillis());
+            relay = TlsRelay.start(listening.host(), listening.port(), listening.acceptQueue(), tls, behind.port(),
+                    MAX_TLS_CONNECTIONS, listening.idleTimeoutMillis());
         } catch (IOException e) {
             behind.stop();
-            throw settings.cannotListen(e);
+            throw cannotListen(listening, e);
         }
         server = behind;
         return this;
@@ -85,8 +87,12 @@ public final class HostilePartner implements AutoCloseable {
         try {
             return HostileServer.start(settings);
         } catch (IOException e) {
-            throw settings.cannotListen(e);
+            throw cannotListen(settings.listening(), e);
         }
+    }
+
+    private static IllegalStateException cannotListen(Listening listening, IOException e) {
+        return listening.cannotListen("the hostile partner", e);
     }
 
     /** The port clients connect to (over TLS, the relay's); before {@link #start()}, the port it was built with. */
@@ -96,11 +102,7 @@ public final class HostilePartner implements AutoCloseable {
             return front.port();
         }
         HostileServer running = server;
-        return running == null ? settings.port() : running.port();
-    }
-
-    public String host() {
-        return settings.host();
+        return running == null ? listening.port() : running.port();
     }
 
     /** {@code http://host:port} ({@code https://} with {@link Builder#tls}), to {@link URI#resolve(String) resolve} paths against. */
@@ -118,19 +120,6 @@ public final class HostilePartner implements AutoCloseable {
         return uri().resolve("/" + m.token());
     }
 
-    /**
-     * TCP connections accepted since start. Over TLS, the partner's own: one per connection whose handshake
-     * succeeded (the relay opens it then), so a client that reuses its TLS connection reuses this one too.
-     */
-    public long connectionsAccepted() {
-        return counters().connectionsAccepted();
-    }
-
-    /** TCP connections open now. */
-    public long connectionsOpen() {
-        return counters().connectionsOpen();
-    }
-
     /** How many times {@code m} was acted: asked for by path, drawn by chaos, or at accept. */
     public long requests(Misbehaviour m) {
         return counters().requests(m);
@@ -144,29 +133,6 @@ public final class HostilePartner implements AutoCloseable {
     /** Misbehaviours acted, of every kind. */
     public long misbehaviours() {
         return counters().misbehaviours();
-    }
-
-    /** Correct 200 answers: {@code /ok}, and in chaos mode the draws that did not misbehave. */
-    public long okAnswers() {
-        return counters().okAnswers();
-    }
-
-    /** 400, 404 and 431 answers: requests that named no misbehaviour or asked for one wrongly. */
-    public long refusals() {
-        return counters().refusals();
-    }
-
-    /** Connections the partner closed because a misbehaviour reached {@link #maxStallMillis()}. */
-    public long cappedConnections() {
-        return counters().cappedConnections();
-    }
-
-    public long maxStallMillis() {
-        return settings.maxStallMillis();
-    }
-
-    public long idleTimeoutMillis() {
-        return settings.idleTimeoutMillis();
     }
 
     public int loops() {
@@ -197,7 +163,8 @@ public final class HostilePartner implements AutoCloseable {
         return settings.atAccept();
     }
 
-    private HostileCounters counters() {
+    @Override
+    HostileCounters counters() {
         HostileServer running = server;
         if (running == null) {
             throw new IllegalStateException("the hostile partner was not started: call start()");
@@ -224,8 +191,7 @@ public final class HostilePartner implements AutoCloseable {
     }
 
     /** Settings of a hostile partner; each setter checks its value and names it in the error. */
-    public static final class Builder extends ListeningBuilder<Builder> {
-        private int port;
+    public static final class Builder extends HostileBuilder<Builder> {
         private int loops = DEFAULT_LOOPS;
         private boolean chaos;
         private double chaosProbability;
@@ -239,12 +205,6 @@ public final class HostilePartner implements AutoCloseable {
 
         @Override
         Builder self() {
-            return this;
-        }
-
-        /** 0 (the default) picks an ephemeral port. */
-        public Builder port(int port) {
-            this.port = checkPort(port);
             return this;
         }
 
@@ -309,8 +269,8 @@ public final class HostilePartner implements AutoCloseable {
 
         /** A partner with these settings, not yet started. */
         public HostilePartner build() {
-            return new HostilePartner(new HostileServer.Settings(host, port, loops, acceptQueue, idleTimeoutMillis,
-                    maxStallMillis, chaos, chaosProbability, seed, chaosAmong, atAccept), tls);
+            return new HostilePartner(new HostileServer.Settings(listening(), loops, chaos, chaosProbability, seed,
+                    chaosAmong, atAccept), tls);
         }
     }
 }

@@ -1,10 +1,8 @@
 package io.rc10k.stubs;
 
-import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Every way the {@link HostilePartner} misbehaves, each served at {@code GET /<token>}, with what a
@@ -23,7 +21,7 @@ import java.util.Set;
  * otherwise, a misbehaviour is acted once the request head has been read. Every one of them ends within
  * the partner's stall cap: the fixture then closes the connection.</p>
  */
-public enum Misbehaviour {
+public enum Misbehaviour implements PartnerMisbehaviour {
     // Framing of the body.
     CHUNK_SIZE_INVALID("chunk-size-invalid", Expect.MALFORMED, "a chunk size that is not hex (zz)"),
     CHUNK_EXTENSION_GARBAGE("chunk-extension-garbage", Expect.MALFORMED,
@@ -131,9 +129,10 @@ public enum Misbehaviour {
         }
     }
 
-    private static final Map<String, Misbehaviour> BY_TOKEN = Expectation.byToken(values(), m -> m.expectation);
+    private static final Map<String, Misbehaviour> BY_TOKEN = Expectation.byToken(values());
 
-    private final Expectation expectation;
+    /** Read through {@link Expectation#of(PartnerMisbehaviour)}. */
+    final Expectation expectation;
 
     Misbehaviour(String token, Expect expected, String description) {
         this(token, expected, expected, description);
@@ -141,35 +140,6 @@ public enum Misbehaviour {
 
     Misbehaviour(String token, Expect expected, Expect alsoCorrect, String description) {
         this.expectation = Expectation.of(token, expected, alsoCorrect, description);
-    }
-
-    /** The path segment that asks for it: {@code GET /chunk-size-invalid}. */
-    public String token() {
-        return expectation.token();
-    }
-
-    /** What a correct client should observe. */
-    public Expect expected() {
-        return expectation.expected();
-    }
-
-    /**
-     * Whether a correct client may show {@code observed}: the {@link #expected()} one, or for a few
-     * misbehaviours one more that the RFCs also allow (a lenient parser, a client that bounds 1xx
-     * answers, a deadline shorter than a trickle). The docs table names the second where there is one.
-     */
-    public boolean allows(Expect observed) {
-        return expectation.allowed().contains(observed);
-    }
-
-    /** Every observation {@link #allows allowed}, the expected one included. */
-    public Set<Expect> allowed() {
-        return EnumSet.copyOf(expectation.allowed());
-    }
-
-    /** One line: what goes on the wire. */
-    public String description() {
-        return expectation.description();
     }
 
     /** The misbehaviour served at {@code /token}, if there is one. */
@@ -184,7 +154,7 @@ public enum Misbehaviour {
 
     /** Every token, comma-separated, in declaration order. */
     public static String tokens() {
-        return Expectation.tokens(values(), m -> m.expectation);
+        return Expectation.tokens(values());
     }
 
     @Override

@@ -15,7 +15,8 @@ import org.eclipse.jetty.http2.hpack.HpackException;
 
 /**
  * What the hostile h2c partner sends for one request: a correct answer on {@code /ok}, the misbehaviour named by
- * the path, or a 404 listing them ({@link H2Misbehaviour} describes each). Valid header blocks come from the
+ * the path, or a 404 listing them ({@link H2Misbehaviour} describes each), through the connection's
+ * {@link H2Sender}, or around it where a misbehaviour breaks the rules it keeps. Valid header blocks come from the
  * connection's HPACK encoder; broken ones are written by hand ({@link H2Out#literal}), leaving the encoder's
  * table as the client mirrors it. Runs on the connection's thread.
  */
@@ -34,11 +35,13 @@ final class H2Acts {
     private static final int STATUS_200 = 0x88;
 
     private final H2Connection connection;
+    private final H2Sender sender;
     private final HostileCounters counters;
     private final H2Counters h2;
 
-    H2Acts(H2Connection connection, HostileCounters counters, H2Counters h2) {
+    H2Acts(H2Connection connection, H2Sender sender, HostileCounters counters, H2Counters h2) {
         this.connection = connection;
+        this.sender = sender;
         this.counters = counters;
         this.h2 = h2;
     }
@@ -78,11 +81,11 @@ final class H2Acts {
 
     /** Acts {@code m} on {@code stream}; {@code bytes} sizes the body of body-over-max, the block of continuation-flood. */
     private void misbehave(H2Misbehaviour m, int stream, long bytes) throws IOException, HpackException {
-        H2Out out = connection.out();
+        H2Out out = sender.out();
         switch (m) {
             case RST_STREAM -> out.frame(H2Out.RST_STREAM, 0, stream, H2Out.int32(H2Out.INTERNAL_ERROR));
             case RST_STREAM_AFTER_HEADERS -> {
-                connection.headers(stream, head(200, 11), false);
+                sender.headers(stream, head(200, 11), false);
                 out.frame(H2Out.RST_STREAM, 0, stream, H2Out.int32(H2Out.INTERNAL_ERROR));
             }
             case GOAWAY_THEN_CLOSE -> {
@@ -96,8 +99,8 @@ final class H2Acts {
                 connection.finish();
             }
             case CLOSE_MID_DATA -> {
-                connection.headers(stream, head(200, 22), false);
-                connection.data(stream, Body.of(OK_JSON), false, null);
+                sender.headers(stream, head(200, 22), false);
+                sender.data(stream, Body.of(OK_JSON), false, null);
                 connection.finish();
             }
             case RESET_ON_REQUEST -> connection.reset();
@@ -105,34 +108,34 @@ final class H2Acts {
             case HEADERS_ON_STREAM_0 -> out.frame(H2Out.HEADERS, H2Out.END_HEADERS | H2Out.END_STREAM, 0,
                     handMade(0));
             case DATA_ON_STREAM_0 -> {
-                connection.headers(stream, head(200, 11), false);
+                sender.headers(stream, head(200, 11), false);
                 out.frame(H2Out.DATA, H2Out.END_STREAM, 0, OK_JSON.getBytes());
             }
             case FRAME_OVER_MAX_FRAME_SIZE -> {
-                connection.headers(stream, head(200, -1), false);
-                rawData(stream, 0, new byte[connection.maxFrameSize() + 1]);
+                sender.headers(stream, head(200, -1), false);
+                rawData(stream, 0, new byte[sender.maxFrameSize() + 1]);
             }
             case BAD_HPACK -> out.frame(H2Out.HEADERS, H2Out.END_HEADERS, stream, new byte[] {(byte) 0x80});
             case UPPERCASE_HEADER_NAME -> {
-                connection.headers(stream, handMade(11, "X-Upper-Case", "yes"), false);
-                connection.data(stream, Body.of(OK_JSON), true, null);
+                sender.headers(stream, handMade(11, "X-Upper-Case", "yes"), false);
+                sender.data(stream, Body.of(OK_JSON), true, null);
             }
             case MISSING_STATUS -> {
                 ByteArrayOutputStream block = new ByteArrayOutputStream();
                 H2Out.literal(block, "content-type", "application/json");
                 H2Out.literal(block, "content-length", "11");
-                connection.headers(stream, block.toByteArray(), false);
-                connection.data(stream, Body.of(OK_JSON), true, null);
+                sender.headers(stream, block.toByteArray(), false);
+                sender.data(stream, Body.of(OK_JSON), true, null);
             }
             case CONTENT_LENGTH_MISMATCH -> {
-                connection.headers(stream, head(200, 22), false);
-                connection.data(stream, Body.of(OK_JSON), true, null);
+                sender.headers(stream, head(200, 22), false);
+                sender.data(stream, Body.of(OK_JSON), true, null);
             }
             case DECLARED_CONTENT_LENGTH_HUGE -> {
-                connection.headers(stream, head(200, 1_000_000_000_000_000L), false);
-                connection.data(stream, Body.of(OK_JSON), true, null);
+                sender.headers(stream, head(200, 1_000_000_000_000_000L), false);
+                sender.data(stream, Body.of(OK_JSON), true, null);
             }
-            case STREAMS_ON_UNOPENED_IDS -> connection.headers(stream + 2, handMade(0), true);
+            case STREAMS_ON_UNOPENED_IDS -> sender.headers(stream + 2, handMade(0), true);
             case PUSH_PROMISE -> {
                 ByteArrayOutputStream promise = new ByteArrayOutputStream();
                 promise.writeBytes(H2Out.int32(2));
@@ -145,9 +148,9 @@ final class H2Acts {
                 ok(stream);
             }
             case WINDOW_OVERRUN -> {
-                connection.headers(stream, head(200, -1), false);
-                long overrun = Math.min(connection.sendWindow(stream) + 1, OVERRUN_CAP_BYTES);
-                byte[] frame = new byte[connection.maxFrameSize()];
+                sender.headers(stream, head(200, -1), false);
+                long overrun = Math.min(sender.sendWindow(stream) + 1, OVERRUN_CAP_BYTES);
+                byte[] frame = new byte[sender.maxFrameSize()];
                 for (long sent = 0; sent < overrun; sent += frame.length) {
                     rawData(stream, 0, Arrays.copyOf(frame, (int) Math.min(frame.length, overrun - sent)));
                 }
@@ -160,33 +163,33 @@ final class H2Acts {
                 for (int i = 0; i < HUGE_HEADERS; i++) {
                     H2Out.literal(block, "x-huge-" + i, value);
                 }
-                connection.headers(stream, block.toByteArray(), true);
+                sender.headers(stream, block.toByteArray(), true);
             }
             case PING_FLOOD -> flood(stream, H2Out.PING, new byte[8]);
             case SETTINGS_FLOOD -> flood(stream, H2Out.SETTINGS, new byte[0]);
             case BODY_OVER_MAX -> {
-                connection.headers(stream, head(200, bytes), false);
-                connection.data(stream, Body.jsonOfSize("\"ok\":false", bytes), true, null);
+                sender.headers(stream, head(200, bytes), false);
+                sender.data(stream, Body.jsonOfSize("\"ok\":false", bytes), true, null);
             }
             case INTERIM_103_THEN_OK -> {
                 HttpFields link = HttpFields.build().add("link", "</style.css>; rel=preload; as=style");
-                connection.headers(stream, connection.encode(new MetaData.Response(103, null, HttpVersion.HTTP_2,
+                sender.headers(stream, sender.encode(new MetaData.Response(103, null, HttpVersion.HTTP_2,
                         link)), false);
                 ok(stream);
             }
             case TRAILERS_THEN_OK -> {
-                connection.headers(stream, head(200, 11), false);
-                byte[] trailers = connection.encode(new MetaData(HttpVersion.HTTP_2,
+                sender.headers(stream, head(200, 11), false);
+                byte[] trailers = sender.encode(new MetaData(HttpVersion.HTTP_2,
                         HttpFields.build().add("x-checksum", "11")));
-                connection.data(stream, Body.of(OK_JSON), true, trailers);
+                sender.data(stream, Body.of(OK_JSON), true, trailers);
             }
             case DATA_PADDED -> {
-                connection.headers(stream, head(200, 11), false);
+                sender.headers(stream, head(200, 11), false);
                 ByteBuffer padded = ByteBuffer.allocate(1 + OK_JSON.length() + 32);
                 padded.put((byte) 32).put(OK_JSON.getBytes());
                 rawData(stream, H2Out.PADDED | H2Out.END_STREAM, padded.array());
             }
-            case STALL_AFTER_HEADERS -> connection.headers(stream, head(200, 11), false);
+            case STALL_AFTER_HEADERS -> sender.headers(stream, head(200, 11), false);
             case STALL_NO_ANSWER -> {
                 // Nothing for the stream.
             }
@@ -198,17 +201,17 @@ final class H2Acts {
 
     /** A correct 200 with {@code {"ok":true}}, the connection kept. */
     private void ok(int stream) throws IOException, HpackException {
-        connection.headers(stream, head(200, OK_JSON.length()), false);
-        connection.data(stream, Body.of(OK_JSON), true, null);
+        sender.headers(stream, head(200, OK_JSON.length()), false);
+        sender.data(stream, Body.of(OK_JSON), true, null);
     }
 
     private void text(int stream, int status, String text) throws IOException, HpackException {
         Body body = Body.of(text);
         HttpFields fields = HttpFields.build().add("content-type", "text/plain; charset=utf-8")
                 .add("content-length", Long.toString(body.size()));
-        connection.headers(stream, connection.encode(new MetaData.Response(status, null, HttpVersion.HTTP_2, fields)),
+        sender.headers(stream, sender.encode(new MetaData.Response(status, null, HttpVersion.HTTP_2, fields)),
                 false);
-        connection.data(stream, body, true, null);
+        sender.data(stream, body, true, null);
     }
 
     /** A valid response head by the encoder: JSON, and a content-length unless it is negative. */
@@ -217,7 +220,7 @@ final class H2Acts {
         if (contentLength >= 0) {
             fields.add("content-length", Long.toString(contentLength));
         }
-        return connection.encode(new MetaData.Response(status, null, HttpVersion.HTTP_2, fields));
+        return sender.encode(new MetaData.Response(status, null, HttpVersion.HTTP_2, fields));
     }
 
     /** A 200 head by hand: {@code :status} from the static table, a content-length if positive, then {@code more} pairs. */
@@ -235,13 +238,13 @@ final class H2Acts {
 
     /** A DATA frame as given, counted against the windows as the client counts it (padding included). */
     private void rawData(int stream, int flags, byte[] payload) throws IOException {
-        connection.consumeWindow(stream, payload.length);
-        connection.out().frame(H2Out.DATA, flags, stream, payload);
+        sender.consumeWindow(stream, payload.length);
+        sender.out().frame(H2Out.DATA, flags, stream, payload);
     }
 
     private void flood(int stream, int type, byte[] payload) throws IOException, HpackException {
         for (int i = 0; i < FLOOD_FRAMES; i++) {
-            connection.out().frame(type, 0, 0, payload);
+            sender.out().frame(type, 0, 0, payload);
         }
         ok(stream);
     }
@@ -251,11 +254,11 @@ final class H2Acts {
         ByteArrayOutputStream start = new ByteArrayOutputStream();
         start.write(STATUS_200);
         H2Out.literalStart(start, "x-flood", bytes);
-        connection.out().frame(H2Out.HEADERS, 0, stream, start.toByteArray());
-        byte[] chunk = new byte[connection.maxFrameSize()];
+        sender.out().frame(H2Out.HEADERS, 0, stream, start.toByteArray());
+        byte[] chunk = new byte[sender.maxFrameSize()];
         Arrays.fill(chunk, (byte) 'a');
         for (int sent = 0; sent < bytes; sent += chunk.length) {
-            connection.out().frame(H2Out.CONTINUATION, 0, stream, chunk);
+            sender.out().frame(H2Out.CONTINUATION, 0, stream, chunk);
         }
     }
 

@@ -9,18 +9,13 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.http.MetaData;
 import org.eclipse.jetty.http2.frames.FrameType;
 import org.eclipse.jetty.http2.hpack.HpackDecoder;
-import org.eclipse.jetty.http2.hpack.HpackEncoder;
 import org.eclipse.jetty.http2.hpack.HpackException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,8 +23,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One h2c connection of the hostile partner, served by one thread of {@link H2Server}'s pool with blocking
  * reads: the client's preface, then its frames one by one. It answers SETTINGS and PING as a server should,
- * keeps the flow-control windows the client grants, decodes each request's header block (Jetty's
- * {@link HpackDecoder}) and hands the stream and its path to {@link H2Acts}.
+ * hands the settings and WINDOW_UPDATEs that govern what it sends to its {@link H2Sender}, decodes each request's
+ * header block (Jetty's {@link HpackDecoder}) and hands the stream and its path to {@link H2Acts}.
  *
  * <p>Threads: everything but {@link #close()} and {@link #reset()} runs on the connection's thread; the timer
  * closes a held connection at the stall cap, which ends the thread's blocking read.</p>
@@ -40,21 +35,16 @@ final class H2Connection implements Runnable {
     /** The largest frame this side accepts: the protocol's default, which it never raises. */
     private static final int MAX_FRAME_SIZE_IN = 16_384;
     private static final int MAX_HEADER_BLOCK_IN = 64 * 1024;
-    private static final int DEFAULT_WINDOW = 65_535;
+    private static final int ENABLE_PUSH = 0x2;
 
     private final Socket socket;
     private final H2Server.Shared shared;
     private final DataInputStream in;
     private final H2Out out;
+    private final H2Sender sender;
     private final HpackDecoder decoder = new HpackDecoder(MAX_HEADER_BLOCK_IN, System::nanoTime);
-    private final HpackEncoder encoder = new HpackEncoder();
     private final H2Acts acts;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final Map<Integer, Long> streamWindows = new HashMap<>();
-    private final List<Pending> pending = new ArrayList<>();
-    private long connectionWindow = DEFAULT_WINDOW;
-    private int initialWindow = DEFAULT_WINDOW;
-    private int maxFrameSize = 16_384;
     private boolean pushEnabled = true;
     private boolean settingsSeen;
     private volatile ScheduledFuture<?> cap;
@@ -64,7 +54,8 @@ final class H2Connection implements Runnable {
         this.shared = shared;
         this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
         this.out = new H2Out(socket.getOutputStream());
-        this.acts = new H2Acts(this, shared.counters(), shared.h2());
+        this.sender = new H2Sender(out);
+        this.acts = new H2Acts(this, sender, shared.counters(), shared.h2());
         socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, shared.idleTimeoutMillis()));
     }
 
@@ -114,7 +105,7 @@ final class H2Connection implements Runnable {
                 if ((frame.flags() & H2Out.ACK) == 0) {
                     settings(frame.payload());
                     out.frame(H2Out.SETTINGS, H2Out.ACK, 0, new byte[0]);
-                    flushPending();
+                    sender.flush();
                 }
             }
             case PING -> {
@@ -122,19 +113,9 @@ final class H2Connection implements Runnable {
                     out.frame(H2Out.PING, H2Out.ACK, 0, frame.payload());
                 }
             }
-            case WINDOW_UPDATE -> {
-                long increment = ByteBuffer.wrap(frame.payload()).getInt() & 0x7FFF_FFFFL;
-                if (frame.stream() == 0) {
-                    connectionWindow += increment;
-                } else {
-                    streamWindows.computeIfPresent(frame.stream(), (id, window) -> window + increment);
-                }
-                flushPending();
-            }
-            case RST_STREAM -> {
-                streamWindows.remove(frame.stream());
-                pending.removeIf(p -> p.stream == frame.stream());
-            }
+            case WINDOW_UPDATE -> sender.windowUpdate(frame.stream(),
+                    ByteBuffer.wrap(frame.payload()).getInt() & 0x7FFF_FFFFL);
+            case RST_STREAM -> sender.reset(frame.stream());
             case HEADERS -> request(frame.stream(), headerBlock(frame));
             default -> {
                 // DATA (requests here have no body), PRIORITY, GOAWAY (the client closes next), stray frames, and
@@ -148,17 +129,10 @@ final class H2Connection implements Runnable {
         while (entries.remaining() >= 6) {
             int id = entries.getShort() & 0xFFFF;
             long value = entries.getInt() & 0xFFFF_FFFFL;
-            switch (id) {
-                case 0x1 -> encoder.setTableCapacity((int) Math.min(value, encoder.getTableCapacity()));
-                case 0x2 -> pushEnabled = value != 0;
-                case 0x4 -> {
-                    long delta = value - initialWindow;
-                    initialWindow = (int) value;
-                    streamWindows.replaceAll((stream, window) -> window + delta);
-                }
-                case 0x5 -> maxFrameSize = (int) value;
-                default -> {
-                }
+            if (id == ENABLE_PUSH) {
+                pushEnabled = value != 0;
+            } else {
+                sender.setting(id, value);
             }
         }
         if (!settingsSeen) {
@@ -197,74 +171,9 @@ final class H2Connection implements Runnable {
     private void request(int stream, byte[] block) throws IOException, HpackException {
         MetaData metaData = decoder.decode(ByteBuffer.wrap(block));
         if (metaData instanceof MetaData.Request request) {
-            streamWindows.put(stream, (long) initialWindow);
+            sender.opened(stream);
             acts.act(stream, request.getHttpURI().getPath(), request.getHttpURI().getQuery());
         }
-    }
-
-    /** A valid header block for {@code metaData}, by the connection's encoder (whose table the client mirrors). */
-    byte[] encode(MetaData metaData) throws HpackException {
-        ByteBuffer buffer = ByteBuffer.allocate(16 * 1024);
-        encoder.encode(buffer, metaData);
-        buffer.flip();
-        byte[] block = new byte[buffer.remaining()];
-        buffer.get(block);
-        return block;
-    }
-
-    /** {@code block} as HEADERS and as many CONTINUATIONs as the client's frame size needs. */
-    void headers(int stream, byte[] block, boolean endStream) throws IOException {
-        int first = Math.min(block.length, maxFrameSize);
-        int flags = (endStream ? H2Out.END_STREAM : 0) | (first == block.length ? H2Out.END_HEADERS : 0);
-        out.frame(H2Out.HEADERS, flags, stream, ByteBuffer.wrap(block, 0, first));
-        for (int at = first; at < block.length; at += maxFrameSize) {
-            int n = Math.min(maxFrameSize, block.length - at);
-            out.frame(H2Out.CONTINUATION, at + n == block.length ? H2Out.END_HEADERS : 0, stream,
-                    ByteBuffer.wrap(block, at, n));
-        }
-    }
-
-    /**
-     * Sends {@code body} on {@code stream} in DATA frames as the flow-control windows allow, the rest as the
-     * client's WINDOW_UPDATEs come; then {@code trailers} (a header block, or null) ends the stream, or the last
-     * DATA frame does when {@code endStream}.
-     */
-    void data(int stream, Body body, boolean endStream, byte[] trailers) throws IOException {
-        pending.add(new Pending(stream, body, endStream, trailers));
-        flushPending();
-    }
-
-    /** Counts {@code bytes} sent on {@code stream} outside {@link #data} against the windows. */
-    void consumeWindow(int stream, int bytes) {
-        connectionWindow -= bytes;
-        streamWindows.computeIfPresent(stream, (id, window) -> window - bytes);
-    }
-
-    /** What the client lets this side send on {@code stream} now. */
-    long sendWindow(int stream) {
-        return Math.min(connectionWindow, streamWindows.getOrDefault(stream, 0L));
-    }
-
-    private void flushPending() throws IOException {
-        for (int i = 0; i < pending.size(); ) {
-            if (pending.get(i).send()) {
-                pending.remove(i);
-            } else {
-                i++;
-            }
-        }
-    }
-
-    int maxFrameSize() {
-        return maxFrameSize;
-    }
-
-    boolean pushEnabled() {
-        return pushEnabled;
-    }
-
-    H2Out out() {
-        return out;
     }
 
     /**
@@ -316,47 +225,5 @@ final class H2Connection implements Runnable {
     }
 
     private record Frame(int type, int flags, int stream, byte[] payload) {
-    }
-
-    /** A body on its way out, as fast as the windows allow. */
-    private final class Pending {
-        final int stream;
-        final Body body;
-        final boolean endStream;
-        final byte[] trailers;
-        long position;
-        boolean empty;
-
-        Pending(int stream, Body body, boolean endStream, byte[] trailers) {
-            this.stream = stream;
-            this.body = body;
-            this.endStream = endStream;
-            this.trailers = trailers;
-            this.empty = body.size() == 0;
-        }
-
-        /** Sends what the windows allow; true once all of it, trailers included, is out. */
-        boolean send() throws IOException {
-            long size = body.size();
-            while (position < size || empty) {
-                int n = (int) Math.min(Math.min(size - position, maxFrameSize), sendWindow(stream));
-                if (n <= 0 && !empty) {
-                    return false;
-                }
-                ByteBuffer chunk = body.slice(position, n);
-                position += chunk.remaining();
-                consumeWindow(stream, chunk.remaining());
-                empty = false;
-                boolean last = position == size && endStream && trailers == null;
-                out.frame(H2Out.DATA, last ? H2Out.END_STREAM : 0, stream, chunk);
-            }
-            if (trailers != null) {
-                headers(stream, trailers, true);
-            }
-            if (endStream) {
-                streamWindows.remove(stream);
-            }
-            return true;
-        }
     }
 }

@@ -36,13 +36,7 @@ public final class H2Server {
     private static final Logger LOG = LoggerFactory.getLogger(H2Server.class);
 
     /** How the server was asked to run; validated by {@code HostileH2Partner.Builder}. */
-    public record Settings(String host, int port, int acceptQueue, long idleTimeoutMillis, long maxStallMillis,
-            int maxConnections) {
-        /** What a partner that cannot bind its address says. */
-        public IllegalStateException cannotListen(IOException e) {
-            return new IllegalStateException("the hostile h2c partner cannot listen on " + host + ":" + port + " ("
-                    + e.getMessage() + ")", e);
-        }
+    public record Settings(Listening listening, int maxConnections) {
     }
 
     /** What every connection shares. */
@@ -68,7 +62,8 @@ public final class H2Server {
         this.timer = new ScheduledThreadPoolExecutor(1, task -> daemon(task, name + "-timer"));
         timer.setRemoveOnCancelPolicy(true);
         timer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-        this.shared = new Shared(counters, h2, timer, settings.idleTimeoutMillis(), settings.maxStallMillis());
+        this.shared = new Shared(counters, h2, timer, settings.listening().idleTimeoutMillis(),
+                settings.listening().maxStallMillis());
         this.acceptor = daemon(this::accept, name + "-acceptor");
     }
 
@@ -83,7 +78,8 @@ public final class H2Server {
         ServerSocket socket = new ServerSocket();
         try {
             socket.setReuseAddress(true);
-            socket.bind(new InetSocketAddress(settings.host(), settings.port()), settings.acceptQueue());
+            Listening listening = settings.listening();
+            socket.bind(new InetSocketAddress(listening.host(), listening.port()), listening.acceptQueue());
         } catch (IOException e) {
             socket.close();
             throw e;

@@ -2,7 +2,6 @@ package io.rc10k.stubs.internal;
 
 import io.rc10k.stubs.Misbehaviour;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.SelectionKey;
@@ -35,19 +34,11 @@ public final class HostileServer {
     private static final Logger LOG = LoggerFactory.getLogger(HostileServer.class);
 
     /** How the server was asked to run; validated by {@code HostilePartner.Builder}. */
-    public record Settings(String host, int port, int loops, int acceptQueue, long idleTimeoutMillis,
-            long maxStallMillis, boolean chaos, double chaosProbability, long seed, List<Misbehaviour> chaosAmong,
-            Misbehaviour atAccept) {
+    public record Settings(Listening listening, int loops, boolean chaos, double chaosProbability, long seed,
+            List<Misbehaviour> chaosAmong, Misbehaviour atAccept) {
         /** The same partner on an ephemeral loopback port: behind a TLS front that owns the public one. */
         public Settings onLoopback() {
-            return new Settings(InetAddress.getLoopbackAddress().getHostAddress(), 0, loops, acceptQueue,
-                    idleTimeoutMillis, maxStallMillis, chaos, chaosProbability, seed, chaosAmong, atAccept);
-        }
-
-        /** What a partner that cannot bind its address says. */
-        public IllegalStateException cannotListen(IOException e) {
-            return new IllegalStateException("the hostile partner cannot listen on " + host + ":" + port + " ("
-                    + e.getMessage() + ")", e);
+            return new Settings(listening.onLoopback(), loops, chaos, chaosProbability, seed, chaosAmong, atAccept);
         }
     }
 
@@ -76,8 +67,9 @@ public final class HostileServer {
         timer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         Chaos chaos = settings.chaos()
                 ? new Chaos(settings.chaosProbability(), settings.seed(), settings.chaosAmong()) : null;
-        this.shared = new Shared(counters, new Router(counters, chaos), timer, settings.idleTimeoutMillis(),
-                settings.maxStallMillis());
+        Listening listening = settings.listening();
+        this.shared = new Shared(counters, new Router(counters, chaos), timer, listening.idleTimeoutMillis(),
+                listening.maxStallMillis());
         this.atAccept = settings.atAccept();
         for (int i = 0; i < settings.loops(); i++) {
             loops.add(new HostileLoop("hostile-" + port + "-loop-" + i));
@@ -86,10 +78,11 @@ public final class HostileServer {
 
     /** Binds and starts; a port that cannot be bound is an {@link IOException} ({@code BindException}). */
     public static HostileServer start(Settings settings) throws IOException {
+        Listening listening = settings.listening();
         ServerSocketChannel channel = ServerSocketChannel.open();
         try {
             channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            channel.bind(new InetSocketAddress(settings.host(), settings.port()), settings.acceptQueue());
+            channel.bind(new InetSocketAddress(listening.host(), listening.port()), listening.acceptQueue());
             channel.configureBlocking(false);
         } catch (IOException e) {
             channel.close();
