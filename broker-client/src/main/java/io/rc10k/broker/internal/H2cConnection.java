@@ -163,19 +163,20 @@ final class H2cConnection implements LoopConnection {
     public void ready(SelectionKey ready) {
         try {
             if (ready.isConnectable()) {
-                channel.finishConnect();
-                connected();
-                return;
-            }
-            if (ready.isWritable()) {
-                List<H2cCall> sent;
-                synchronized (this) {
-                    sent = sender.writable();
+                if (channel.finishConnect()) {
+                    connected();
                 }
-                sender.told(sent);
-            }
-            if (ready.isReadable()) {
-                receiver.read(channel, loop.buffer);
+            } else {
+                if (ready.isWritable()) {
+                    List<H2cCall> sent;
+                    synchronized (this) {
+                        sent = sender.writable();
+                    }
+                    sender.told(sent);
+                }
+                if (ready.isReadable()) {
+                    receiver.read(channel, loop.buffer);
+                }
             }
         } catch (IOException | RuntimeException | AssertionError | StackOverflowError e) {
             // An Error too: thrown here, it would end the loop and with it every connection the loop holds.

@@ -67,23 +67,23 @@ public class H2cDestinationTest {
     @Outcome(expect = Expect.FORBIDDEN, desc = "a call lost or ended, or a stream given twice")
     @State
     public static class TwoCallsOneStream extends DestinationAndCall {
-        private final Http1Fixture.Events secondEvents = new Http1Fixture.Events();
-        private final H2cCall second = call(destination, secondEvents);
+        private final Http1Fixture.Events otherEvents = new Http1Fixture.Events();
+        private final H2cCall other = call(destination, otherEvents);
 
         @Actor
-        public void firstCallStarts() {
+        public void oneStarts() {
             call.start();
         }
 
         @Actor
-        public void secondCallStarts() {
-            second.start();
+        public void otherStarts() {
+            other.start();
         }
 
         @Arbiter
         public void arbiter(III_Result r) {
-            int waiting = (destination.unqueue(call) ? 1 : 0) + (destination.unqueue(second) ? 1 : 0);
-            r.r1 = events.completed.get() + secondEvents.completed.get() + (waiting == 1 ? 0 : 10);
+            int waiting = (destination.unqueue(call) ? 1 : 0) + (destination.unqueue(other) ? 1 : 0);
+            r.r1 = events.completed.get() + otherEvents.completed.get() + (waiting == 1 ? 0 : 10);
             r.r2 = destination.connections()[1];
             r.r3 = destination.connections()[0];
         }
