@@ -2,22 +2,15 @@ package io.rc10k.broker;
 
 import io.rc10k.broker.internal.BufferBudget;
 import io.rc10k.broker.internal.PartnerState;
-import io.rc10k.broker.internal.RealExchange;
 import io.rc10k.broker.internal.Wires;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import org.eclipse.jetty.client.HttpClient;
-import org.eclipse.jetty.io.ArrayByteBufferPool;
 import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.util.component.ContainerLifeCycle;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
-import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 import org.eclipse.jetty.util.thread.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,26 +44,13 @@ public final class BrokerClient extends ContainerLifeCycle {
 
     private final Map<String, Partner> partners;
     private final Map<String, PartnerState> states = new LinkedHashMap<>();
-    private final Executor injectedExecutor;
-    private final Scheduler injectedScheduler;
-    private final ByteBufferPool injectedBuffers;
+    private final ClientResources resources;
     private final int selectors;
     private final boolean http1OverJetty;
     private final boolean h2cOverJetty;
     private final BufferBudget buffers;
     /** Exchanges sent on their own, in flight: a stop cancels them. A fan-out's are kept by {@link #fanOuts}. */
-    private final Set<RealExchange> alone = ConcurrentHashMap.newKeySet();
-    private final RealExchange.StopList aloneList = new RealExchange.StopList() {
-        @Override
-        public void begun(RealExchange exchange) {
-            alone.add(exchange);
-        }
-
-        @Override
-        public void ended(RealExchange exchange) {
-            alone.remove(exchange);
-        }
-    };
+    private final LoneExchanges alone = new LoneExchanges();
 
     private Executor executor;
     private Wires wires;
@@ -81,9 +61,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         this.partners = Map.copyOf(b.partners);
         this.buffers = new BufferBudget(b.maxBufferedBytes > 0 ? b.maxBufferedBytes : defaultMaxBufferedBytes());
         b.partners.values().forEach(p -> states.put(p.name(), new PartnerState(p, buffers)));
-        this.injectedExecutor = b.executor;
-        this.injectedScheduler = b.scheduler;
-        this.injectedBuffers = b.byteBufferPool;
+        this.resources = new ClientResources(b.executor, b.scheduler, b.byteBufferPool);
         this.selectors = b.selectors;
         this.http1OverJetty = b.http1OverJetty;
         this.h2cOverJetty = b.h2cOverJetty;
@@ -118,36 +96,23 @@ public final class BrokerClient extends ContainerLifeCycle {
     }
 
     /**
-     * Assembles the client in named steps: the pool and the scheduler (the injected ones, or its own), the
-     * wires to the partners ({@link Wires}), what makes exchanges of calls, and the fan-outs' deadlines.
+     * Assembles the client in named steps: the pool and the scheduler (the injected ones, or its own:
+     * {@link ClientResources}), the wires to the partners ({@link Wires}), what makes exchanges of calls, and
+     * the fan-outs' deadlines.
      */
     @Override
     protected void doStart() throws Exception {
-        executor = injectedExecutor != null ? injectedExecutor : ownPool();
-        Scheduler scheduler = injectedScheduler != null ? injectedScheduler : ownScheduler();
-        wires = new Wires(partners, executor, scheduler,
-                injectedBuffers != null ? injectedBuffers : new ArrayByteBufferPool(), selectors, http1OverJetty,
+        executor = resources.executor(this);
+        Scheduler scheduler = resources.scheduler(this);
+        wires = new Wires(partners, executor, scheduler, resources.buffers(), selectors, http1OverJetty,
                 h2cOverJetty);
         addBean(wires, true);
         exchanges = new ExchangeFactory(this, states, wires, scheduler, executor);
         fanOuts = new FanOuts(scheduler, executor);
         super.doStart();
-        if (injectedExecutor == null) {
+        if (resources.injectedExecutor() == null) {
             LOG.info("broker client runs on a pool of its own ({}); pass an executor to share one", executor);
         }
-    }
-
-    private Executor ownPool() {
-        QueuedThreadPool pool = new QueuedThreadPool(200, 4);
-        pool.setName("broker");
-        addBean(pool, true);
-        return pool;
-    }
-
-    private Scheduler ownScheduler() {
-        Scheduler scheduler = new ScheduledExecutorScheduler("broker-scheduler", false);
-        addBean(scheduler, true);
-        return scheduler;
     }
 
     /**
@@ -156,7 +121,7 @@ public final class BrokerClient extends ContainerLifeCycle {
      */
     @Override
     protected void doStop() throws Exception {
-        List.copyOf(alone).forEach(RealExchange::cancel);
+        alone.cancelAll();
         if (fanOuts != null) {
             fanOuts.cancelAll();
             fanOuts.destroy();
@@ -165,11 +130,7 @@ public final class BrokerClient extends ContainerLifeCycle {
         if (wires != null) {
             removeBean(wires);
         }
-        for (Object bean : List.copyOf(getBeans())) {
-            if (bean instanceof QueuedThreadPool || bean instanceof ScheduledExecutorScheduler) {
-                removeBean(bean);
-            }
-        }
+        resources.dropOwn(this);
     }
 
     /**
@@ -185,7 +146,7 @@ public final class BrokerClient extends ContainerLifeCycle {
             throw new IllegalArgumentException("call " + call + " comes after other calls (accepted: alone, "
                     + "a call that comes after none; add it to a fan-out)");
         }
-        return factory().newExchange(call, call.pathAndQuery(), aloneList).start();
+        return factory().newExchange(call, call.pathAndQuery(), alone).start();
     }
 
     /** A fan-out to add calls to; nothing starts until {@link FanOut#start()}. */
@@ -226,11 +187,7 @@ public final class BrokerClient extends ContainerLifeCycle {
 
     public PartnerStats stats(String partnerName) {
         PartnerState state = ExchangeFactory.state(states, partnerName);
-        int[] connections = wires == null ? new int[3] : wires.connections(state.partner());
-        List<PartnerStats.Host> hosts = state.hosts().all().stream()
-                .map(h -> new PartnerStats.Host(h.label(), h.inFlight(), h.ejected(), h.ejections())).toList();
-        return new PartnerStats(partnerName, state.inFlight(), connections[0], connections[1], connections[2],
-                state.outcomes(), state.breakerState(), hosts);
+        return state.stats(wires == null ? new int[3] : wires.connections(state.partner()));
     }
 
     /**
@@ -255,7 +212,7 @@ public final class BrokerClient extends ContainerLifeCycle {
 
     /** The executor everything runs on (the injected one, or the client's own). */
     public Executor executor() {
-        return executor == null ? injectedExecutor : executor;
+        return executor == null ? resources.injectedExecutor() : executor;
     }
 
     /** The underlying Jetty client (https partners), for this package's tests to inspect. */

@@ -33,57 +33,21 @@ public final class Partner {
     public static final long DEFAULT_CACHE_MAX_BYTES = 16L * 1024 * 1024;
     public static final int DEFAULT_RETRIES = 1;
 
-    private final String name;
-    private final URI baseUri;
-    private final List<URI> baseUris;
-    private final Balancing balancing;
-    private final Ejection ejection;
-    private final Protocol protocol;
-    private final PartnerTls tls;
-    /** Sent on every call; values may be credentials, so they leave this class only for the wire. */
-    private final HttpFields headers;
-    private final int maxConnections;
-    private final int maxQueued;
-    private final int maxStreamsPerConnection;
-    private final Duration connectTimeout;
-    private final Duration callTimeout;
-    private final Duration idleTimeout;
-    private final long maxResponseBytes;
-    private final int retries;
-    private final CircuitBreakerSettings circuitBreaker;
-    private final int cacheMaxEntries;
-    private final long cacheMaxBytes;
+    /** Header values among them may be credentials, so they leave this class only for the wire. */
+    private final PartnerValues values;
 
-    private Partner(Builder b) {
-        this.name = b.name;
-        this.baseUri = b.baseUris.get(0);
-        this.baseUris = List.copyOf(b.baseUris);
-        this.balancing = b.balancing;
-        this.ejection = b.ejection;
-        this.protocol = b.protocol;
-        this.tls = b.tls;
-        this.headers = b.headers.asImmutable();
-        this.maxConnections = b.maxConnections;
-        this.maxQueued = b.maxQueued;
-        this.maxStreamsPerConnection = b.maxStreamsPerConnection;
-        this.connectTimeout = b.connectTimeout;
-        this.callTimeout = b.callTimeout;
-        this.idleTimeout = b.idleTimeout;
-        this.maxResponseBytes = b.maxResponseBytes;
-        this.retries = b.retries;
-        this.circuitBreaker = b.circuitBreaker;
-        this.cacheMaxEntries = b.cacheMaxEntries;
-        this.cacheMaxBytes = b.cacheMaxBytes;
+    private Partner(PartnerValues values) {
+        this.values = values;
     }
 
     /** Answers the partner's response cache holds at most (for calls with {@link Caching}). */
     public int cacheMaxEntries() {
-        return cacheMaxEntries;
+        return values.cacheMaxEntries();
     }
 
     /** Body bytes the partner's response cache holds at most (for calls with {@link Caching}). */
     public long cacheMaxBytes() {
-        return cacheMaxBytes;
+        return values.cacheMaxBytes();
     }
 
     /**
@@ -96,12 +60,12 @@ public final class Partner {
     }
 
     public String name() {
-        return name;
+        return values.name();
     }
 
     /** Scheme, host, port and base path; never taken from an inbound request. */
     public URI baseUri() {
-        return baseUri;
+        return values.baseUri();
     }
 
     /**
@@ -109,72 +73,70 @@ public final class Partner {
      * each its own host and port, with its own pool of up to {@link #maxConnections()} connections.
      */
     public List<URI> baseUris() {
-        return baseUris;
+        return values.baseUris();
     }
 
     public Balancing balancing() {
-        return balancing;
+        return values.balancing();
     }
 
     public Ejection ejection() {
-        return ejection;
+        return values.ejection();
     }
 
     /** HTTP/1.1, or HTTP/2: {@link Protocol#H2C} for an {@code http} partner, {@link Protocol#H2} for an https one. */
     public Protocol protocol() {
-        return protocol;
+        return values.protocol();
     }
 
     /** Whether calls go over TLS: an {@code https} base URI. */
     public boolean secure() {
-        return "https".equals(baseUri.getScheme());
+        return values.secure();
     }
 
     /** The names of the headers sent on every call ({@link Builder#header}); their values are never shown. */
     public List<String> headerNames() {
-        List<String> names = new ArrayList<>();
-        headers.forEach(field -> names.add(field.getName()));
-        return names;
+        return values.headerNames();
     }
 
     /** The headers themselves, for the broker to write: values may be credentials. */
     HttpFields headers() {
-        return headers;
+        return values.headers();
     }
 
     /** How the certificates of an {@code https} partner are checked; {@link PartnerTls#DEFAULT} for an {@code http} one. */
     public PartnerTls tls() {
-        return tls;
+        return values.tls();
     }
 
     /** Connections open to this partner at most, in use or idle. */
     public int maxConnections() {
-        return maxConnections;
+        return values.maxConnections();
     }
 
     /** Exchanges that may wait for a connection (or an HTTP/2 stream) beyond those being served; more end REJECTED at once. */
     public int maxQueued() {
-        return maxQueued;
+        return values.maxQueued();
     }
 
     /** HTTP/2 only: exchanges multiplexed on one connection at most (the partner's own SETTINGS may lower it). */
     public int maxStreamsPerConnection() {
-        return maxStreamsPerConnection;
+        return values.maxStreamsPerConnection();
     }
 
     /** Exchanges admitted at once: those a full pool serves plus those allowed to queue. */
     public int capacity() {
-        long served = (long) maxConnections * (protocol.multiplexed() ? maxStreamsPerConnection : 1);
-        return (int) Math.min(Integer.MAX_VALUE, served + maxQueued);
+        long served = (long) maxConnections() * (protocol().multiplexed() ? maxStreamsPerConnection() : 1);
+        return (int) Math.min(Integer.MAX_VALUE, served + maxQueued());
     }
 
     public Duration connectTimeout() {
-        return connectTimeout;
+        return values.connectTimeout();
     }
 
     /** The whole exchange, retries included: from the call until the response body is complete. */
     public Duration callTimeout() {
-        return callTimeout;
+        return values.callTimeout();
     }
 
     /**
@@ -186,12 +148,12 @@ public final class Partner {
      * connect timeout nor any HTTP/2 partner's call timeout.
      */
     public Duration idleTimeout() {
-        return idleTimeout;
+        return values.idleTimeout();
     }
 
     /** The largest response body accepted; a larger one ends the exchange TOO_LARGE, never buffered whole. */
     public long maxResponseBytes() {
-        return maxResponseBytes;
+        return values.maxResponseBytes();
     }
 
     /**
@@ -199,20 +161,16 @@ public final class Partner {
      * failure after the request may have reached the partner is retried only for idempotent methods.
      */
     public int retries() {
-        return retries;
+        return values.retries();
     }
 
     public CircuitBreakerSettings circuitBreaker() {
-        return circuitBreaker;
+        return values.circuitBreaker();
     }
 
     @Override
     public String toString() {
-        return "Partner{" + name + " " + (baseUris.size() == 1 ? baseUri : baseUris + " " + balancing) + " " + protocol + (secure() ? " " + tls : "")
-                + (headers.size() == 0 ? "" : ", headers=" + headerNames() + " (values hidden)") + ", maxConnections=" + maxConnections
-                + ", maxQueued=" + maxQueued + ", connectTimeout=" + connectTimeout.toMillis() + "ms, callTimeout="
-                + callTimeout.toMillis() + "ms, idleTimeout=" + idleTimeout.toMillis() + "ms, maxResponseBytes="
-                + maxResponseBytes + ", retries=" + retries + "}";
+        return values.toString();
     }
 
     public static final class Builder {
@@ -345,7 +303,10 @@ public final class Partner {
 
         public Partner build() {
             protocol = PartnerChecks.secured(name, baseUris.get(0), protocol, tls);
-            return new Partner(this);
+            return new Partner(new PartnerValues(name, List.copyOf(baseUris), balancing, ejection, protocol, tls,
+                    headers.asImmutable(), maxConnections, maxQueued, maxStreamsPerConnection, connectTimeout,
+                    callTimeout, idleTimeout, maxResponseBytes, retries, circuitBreaker, cacheMaxEntries,
+                    cacheMaxBytes));
         }
     }
 }

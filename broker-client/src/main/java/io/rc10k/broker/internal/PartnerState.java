@@ -2,8 +2,10 @@ package io.rc10k.broker.internal;
 
 import io.rc10k.broker.Outcome;
 import io.rc10k.broker.Partner;
+import io.rc10k.broker.PartnerStats;
 import java.net.URI;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -134,5 +136,17 @@ public final class PartnerState {
         Map<Outcome.Kind, Long> copy = new EnumMap<>(Outcome.Kind.class);
         outcomes.forEach((kind, count) -> copy.put(kind, count.sum()));
         return copy;
+    }
+
+    /**
+     * A snapshot for metrics.
+     *
+     * @param connections open, active and idle, as the partner's wire counts them
+     */
+    public PartnerStats stats(int[] connections) {
+        List<PartnerStats.Host> all = hosts.all().stream()
+                .map(h -> new PartnerStats.Host(h.label(), h.inFlight(), h.ejected(), h.ejections())).toList();
+        return new PartnerStats(partner.name(), inFlight(), connections[0], connections[1], connections[2],
+                outcomes(), breakerState(), all);
     }
 }
