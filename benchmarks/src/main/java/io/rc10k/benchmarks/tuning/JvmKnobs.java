@@ -19,14 +19,26 @@ import java.util.regex.Pattern;
  * ({@link OpenSweep}).
  */
 final class JvmKnobs {
+    /** A heap or collector value that sets no option: the JVM's own choice (its share of memory, its ergonomics). */
+    static final String DEFAULT = "default";
     private static final Pattern VERSION = Pattern.compile("version \"([0-9][^\"]*)\"");
 
     private JvmKnobs() {
     }
 
+    /** {@code -Xmx<size>}, or nothing for {@link #DEFAULT}. */
+    static List<String> heapArgs(String size) {
+        return size.equals(DEFAULT) ? List.of() : List.of("-Xmx" + size);
+    }
+
+    /** How a table names a heap value: {@code -Xmx512m}, or the JVM's own. */
+    static String describeHeap(String size) {
+        return size.equals(DEFAULT) ? "the JVM's own heap size" : "-Xmx" + size;
+    }
+
     /**
-     * {@code -Xmx} of the server against {@code inflight} mashups held at once (C = 6 h2c calls of
-     * {@code delayMillis}): whether it holds them all, answers them all, and its live heap with them.
+     * {@code -Xmx} of the server ({@link #DEFAULT}: none) against {@code inflight} mashups held at once (C = 6 h2c
+     * calls of {@code delayMillis}): whether it holds them all, answers them all, and its live heap with them.
      */
     static Table heap(Rig rig, List<String> values, int inflight, long delayMillis) throws Exception {
         Table table = new Table("heap", "The server's heap (`-Xmx`) against " + String.format(Locale.ROOT, "%,d",
@@ -38,7 +50,7 @@ final class JvmKnobs {
             HeapPerMashup.Settings d = HeapPerMashup.Settings.defaults();
             HeapPerMashup.Settings settings = new HeapPerMashup.Settings(inflight, 6, delayMillis,
                     delayMillis + 5_000, "async", d.maxThreads(), Math.min(d.warmupRequests(), inflight),
-                    rig.settings().launch().withMoreJvmArgs(List.of("-Xmx" + value)));
+                    rig.settings().launch().withMoreJvmArgs(heapArgs(value)));
             try {
                 HeapReport r = HeapPerMashup.run(settings);
                 table.add(value, String.format(Locale.ROOT, "%,d", inflight), r.measured() ? "yes"
@@ -53,18 +65,21 @@ final class JvmKnobs {
                         ClosedSweep.shorten(String.valueOf(e)), "—", "—", "—");
             }
         }
-        table.note("HeapPerMashup (docs/results/memory.md) with the server's -Xmx set: partner stubs over h2c, C = 6 "
-                + "calls answered after " + delayMillis + " ms, deadline " + (delayMillis + 5_000) + " ms, async, "
+        table.note("HeapPerMashup (docs/results/memory.md) with the server's -Xmx set (default: none, the JVM's "
+                + "own share of memory): partner stubs over h2c, C = 6 calls answered after " + delayMillis
+                + " ms, deadline " + (delayMillis + 5_000) + " ms, async, "
                 + "G1; live heap = G1 old gen after a full GC (jcmd GC.run). One round.");
         return table;
     }
 
     /**
-     * Each collector ({@code G1}, {@code Parallel}, {@code ZGC}, {@code Shenandoah}) on each of {@code javas}, the
-     * server at {@code -Xmx512m}: open-model load at {@code rate}/s of C = 6 h2c calls answered after 100 ms, each
-     * with a 2 KiB body.
+     * Each collector ({@code G1}, {@code Parallel}, {@code ZGC}, {@code Shenandoah}, {@code Serial}, or
+     * {@link #DEFAULT}: the JVM's ergonomic choice) on each of {@code javas}, the server at {@code -Xmx<heap>}
+     * ({@link #DEFAULT}: the JVM's own size): open-model load at {@code rate}/s of C = 6 h2c calls answered after
+     * 100 ms, each with a 2 KiB body.
      */
-    static Table gc(Rig rig, List<String> collectors, List<String> javas, double rate) throws Exception {
+    static Table gc(Rig rig, List<String> collectors, List<String> javas, double rate, String heap)
+            throws Exception {
         long deadline = 2_000;
         Path definitions = rig.definitions(Rig.mashup(rig.stubs(), "\"protocol\":\"h2c\"", 6,
                 "delay=100&bytes=2048", deadline));
@@ -76,7 +91,10 @@ final class JvmKnobs {
             int feature = Integer.parseInt(version.split("[.+-]")[0]);
             String jdk = "JDK " + version;
             for (String collector : collectors) {
-                List<String> jvmArgs = new ArrayList<>(List.of("-Xmx512m", flag(collector)));
+                List<String> jvmArgs = new ArrayList<>(heapArgs(heap));
+                if (!collector.equals(DEFAULT)) {
+                    jvmArgs.add(flag(collector));
+                }
                 if (collector.equals("ZGC") && feature >= 21 && feature < 24) {
                     jvmArgs.add("-XX:+ZGenerational");
                 }
@@ -84,14 +102,15 @@ final class JvmKnobs {
                 cells.put(jdk + " " + collector, List.of(jdk, collector));
             }
         }
-        Table table = new Table("gc", "The garbage collector, on each JDK, at the same heap (`-Xmx512m`): answer times "
+        Table table = new Table("gc", "The garbage collector, on each JDK, at the same heap (" + describeHeap(heap)
+                + "): answer times "
                 + "under open-model load, throughput, the server's CPU per mashup and its GC pauses.",
                 OpenSweep.columns(List.of("JDK", "collector")));
         OpenSweep.addRows(table, OpenSweep.run(rig, launches, rate, deadline), cells);
         table.note(String.format(Locale.ROOT, "Open model at %.0f requests/s: C = 6 h2c calls answered after 100 ms "
                 + "with 2 KiB bodies, deadline 2 s; async mode. ZGC on JDK 21+ is generational (the only ZGC from 24 "
-                + "on; on 21–23 it takes -XX:+ZGenerational, added here); on 17 it is the single-generation ZGC.",
-                rate));
+                + "on; on 21–23 it takes -XX:+ZGenerational, added here); on 17 it is the single-generation ZGC; "
+                + "default: no collector option, the JVM's own choice.", rate));
         return table;
     }
 

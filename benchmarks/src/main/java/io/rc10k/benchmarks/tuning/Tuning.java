@@ -52,8 +52,8 @@ public final class Tuning {
                                  unbounded: the limits of 20000 files); somaxconn 128,4096;
                                  accept-queue 4096,16;
                                  ports keep-alive,close,timeout/1000/noreuse (MODE[/N ports][/noreuse]);
-                                 heap 128m,256m (-Xmx);
-                                 gc G1,Parallel,ZGC,Shenandoah
+                                 heap 128m,256m (-Xmx; default: none, the JVM's own);
+                                 gc G1,Parallel,ZGC,Shenandoah,Serial (default: no option, the JVM's choice)
               --rounds N         interleaved rounds per sweep (default 2)
               --warmup-ms MS     the longest warm-up per server (default 10000)
               --measure-ms MS    a measured window or phase (default 5000)
@@ -63,6 +63,7 @@ public final class Tuning {
               --rates LIST       max-inflight: arrivals per second (default 500,3000)
               --gc-rate N        gc: arrivals per second (default 1000)
               --gc-java LIST     gc: the java commands to compare (default: this JVM's)
+              --gc-heap SIZE     gc: the servers' -Xmx (default 512m; default: none, the JVM's own share of memory)
               --burst N          files, somaxconn, accept-queue: connections at once (default 2000, 8000, 8000)
               --heap-inflight N  heap: mashups held at once (default 4000)
             """ + Launch.usage(21, "the servers' java") + """
@@ -83,8 +84,8 @@ public final class Tuning {
     }
 
     /** The run's parameters beyond {@link Rig.Settings}. */
-    record Params(List<Double> rates, double gcRate, List<String> gcJavas, int burst, int heapInflight, boolean quick,
-            ServerKnobs.Load load) {
+    record Params(List<Double> rates, double gcRate, List<String> gcJavas, String gcHeap, int burst, int heapInflight,
+            boolean quick, ServerKnobs.Load load) {
     }
 
     /** The columns of the table of a sweep that failed. */
@@ -123,7 +124,8 @@ public final class Tuning {
         add(knobs, "ports", "keep-alive,close,timeout,timeout/1000/noreuse", OsKnobs::ports);
         add(knobs, "heap", "64m,128m,256m", (rig, v) -> JvmKnobs.heap(rig, v, p.heapInflight(),
                 p.quick() ? 1_000 : 10_000));
-        add(knobs, "gc", "G1,Parallel,ZGC,Shenandoah", (rig, v) -> JvmKnobs.gc(rig, v, p.gcJavas(), p.gcRate()));
+        add(knobs, "gc", "G1,Parallel,ZGC,Shenandoah", (rig, v) -> JvmKnobs.gc(rig, v, p.gcJavas(), p.gcRate(),
+                p.gcHeap()));
         return knobs;
     }
 
@@ -142,6 +144,7 @@ public final class Tuning {
         List<Double> rates = null;
         double gcRate = 0;
         List<String> gcJavas = null;
+        String gcHeap = "512m";
         int burst = 0;
         int heapInflight = 0;
         int connections = ServerKnobs.Load.DEFAULT.connections();
@@ -159,6 +162,7 @@ public final class Tuning {
                 case "--rates" -> rates = line.doubleList();
                 case "--gc-rate" -> gcRate = line.doubleValue();
                 case "--gc-java" -> gcJavas = line.list();
+                case "--gc-heap" -> gcHeap = line.value();
                 case "--burst" -> burst = line.intValue();
                 case "--heap-inflight" -> heapInflight = line.intValue();
                 case "--connections" -> connections = line.intValue();
@@ -185,7 +189,7 @@ public final class Tuning {
             Launch servers = launch.get();
             params = new Params(rates != null ? rates : quick ? List.of(50.0, 400.0) : List.of(500.0, 3_000.0),
                     gcRate > 0 ? gcRate : quick ? 100 : 1_000, gcJavas != null ? gcJavas : List.of(servers.java()),
-                    burst,
+                    gcHeap, burst,
                     heapInflight > 0 ? heapInflight : quick ? 200 : 4_000, quick,
                     new ServerKnobs.Load(connections, protocol));
             settings = quick ? new Rig.Settings(servers, 1, 1_000, 1_000)

@@ -20,7 +20,7 @@ class TuningIT {
     void aKnobsTableHasARowPerValueWithItsColumnsAndIsWritten(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("tuning.md");
         Rig.Settings settings = new Rig.Settings(Launch.defaults(), 1, 0, 500);
-        Tuning.Params params = new Tuning.Params(List.of(50.0), 50, List.of(), 0, 100, true,
+        Tuning.Params params = new Tuning.Params(List.of(50.0), 50, List.of(), "512m", 0, 100, true,
                 new ServerKnobs.Load(8, "h2c"));
 
         List<Table> tables = Tuning.run(settings, params, List.of("threads"), List.of("200", "16"), out, "# test\n\n");
