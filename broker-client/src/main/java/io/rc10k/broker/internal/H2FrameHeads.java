@@ -5,9 +5,12 @@ import java.util.function.IntSupplier;
 
 /**
  * The frame heads of what a partner sends, followed across reads, so that a frame whose head alone breaks
- * HTTP/2 — a control frame of the wrong length, a frame longer than the client accepts — is refused as its
- * head arrives. Jetty's parser checks a frame's length only once a byte of its payload has come, so a partner
- * that sends such a head and then nothing would hold the call until its deadline.
+ * HTTP/2 — a first frame other than SETTINGS, a control frame of the wrong length, a frame longer than the
+ * client accepts, a PUSH_PROMISE — is refused as its head arrives. Jetty's parser checks a frame's length only
+ * once a byte of its payload has come, and lets frames of unknown types by unseen, so a partner that sends such
+ * a head and then nothing would hold the call until its deadline. Following the heads also tells where each
+ * frame ends: Jetty's parser hands on a frame's data or header block before its padding has come, and a frame
+ * that ends a stream is only whole with its padding.
  *
  * <p>Not thread-safe: its connection's loop only.</p>
  */
@@ -17,8 +20,15 @@ final class H2FrameHeads {
     private final IntSupplier lastStreamId;
     private final byte[] head = new byte[H2Frames.HEADER_LENGTH];
     private int headHave;
+    /** No head has come yet: the first must be the partner's preface, a SETTINGS frame (RFC 9113 §3.4). */
+    private boolean first = true;
     /** Payload bytes of the current frame still to come. */
     private int payloadLeft;
+    /**
+     * Where, in the bytes last followed, the frame not yet whole at their end began: their limit when they end
+     * with a frame, {@link Integer#MIN_VALUE} when it began in bytes followed before.
+     */
+    private int openFrom;
     /** What the last head refused showed. */
     private String wrong;
 
@@ -35,7 +45,11 @@ final class H2FrameHeads {
     int follow(ByteBuffer bytes) {
         int at = bytes.position();
         int limit = bytes.limit();
+        int frameFrom = headHave > 0 || payloadLeft > 0 ? Integer.MIN_VALUE : at;
         while (at < limit) {
+            if (headHave == 0 && payloadLeft == 0) {
+                frameFrom = at;
+            }
             if (payloadLeft > 0) {
                 int skip = Math.min(payloadLeft, limit - at);
                 at += skip;
@@ -50,12 +64,27 @@ final class H2FrameHeads {
                         | (head[8] & 0xff);
                 wrong = check(length, head[3] & 0xff, head[4] & 0xff, stream);
                 if (wrong != null) {
+                    openFrom = frameFrom;
                     return at;
                 }
                 payloadLeft = length;
             }
         }
+        openFrom = headHave > 0 || payloadLeft > 0 ? frameFrom : limit;
         return -1;
+    }
+
+    /**
+     * Whether the frame a parser is in at index {@code at} of the bytes last followed (past its head) ends
+     * within them.
+     */
+    boolean wholeAt(int at) {
+        return at <= openFrom;
+    }
+
+    /** Bytes of the last frame followed that are still to come, once its head is whole. */
+    int stillToCome() {
+        return payloadLeft;
     }
 
     /** What the head {@link #follow} refused showed. */
@@ -64,6 +93,12 @@ final class H2FrameHeads {
     }
 
     private String check(int length, int type, int flags, int stream) {
+        if (first) {
+            first = false;
+            if (type != H2Frames.SETTINGS || (flags & H2Frames.FLAG_ACK) != 0) {
+                return "a frame other than SETTINGS as its preface";
+            }
+        }
         boolean connectionFrame = type == H2Frames.SETTINGS || type == H2Frames.PING || type == H2Frames.GOAWAY;
         if (connectionFrame != (stream == 0) && type <= H2Frames.CONTINUATION && type != H2Frames.WINDOW_UPDATE) {
             return "a frame of type " + type + " on stream " + stream;
@@ -84,6 +119,8 @@ final class H2FrameHeads {
                     + length + " bytes" : null;
             case H2Frames.PRIORITY -> length != 5 ? "a PRIORITY frame of " + length + " bytes" : null;
             case H2Frames.GOAWAY -> length < 8 ? "a GOAWAY frame of " + length + " bytes" : null;
+            // The client disables push in its first SETTINGS (RFC 9113 §8.4).
+            case H2Frames.PUSH_PROMISE -> "a PUSH_PROMISE, push being disabled";
             default -> null;
         };
     }

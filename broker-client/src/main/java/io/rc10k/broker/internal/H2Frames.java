@@ -18,6 +18,7 @@ final class H2Frames {
     static final int PRIORITY = 0x2;
     static final int RST_STREAM = 0x3;
     static final int SETTINGS = 0x4;
+    static final int PUSH_PROMISE = 0x5;
     static final int PING = 0x6;
     static final int GOAWAY = 0x7;
     static final int WINDOW_UPDATE = 0x8;

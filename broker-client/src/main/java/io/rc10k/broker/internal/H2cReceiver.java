@@ -48,8 +48,11 @@ final class H2cReceiver implements Parser.Listener {
     private final H2FrameHeads heads;
     private int receiveWindow = CONNECTION_WINDOW;
     private int unacknowledged;
-    /** The partner's preface, a SETTINGS frame, came: any other frame first breaks the protocol. */
-    private boolean settingsSeen;
+    /** What the parser is reading, while it reads. */
+    private ByteBuffer reading;
+    /** A call whose stream ended in a frame still waiting for its padding, or null; and the bytes to come. */
+    private H2cCall ending;
+    private int endingAfter;
 
     H2cReceiver(H2cConnection connection, ByteBufferPool buffers) {
         this.connection = connection;
@@ -70,6 +73,10 @@ final class H2cReceiver implements Parser.Listener {
                 connection.closeWith(new EOFException(partner + " closed the connection"));
                 return;
             }
+            if (ending != null) {
+                padded(buffer.remaining());
+            }
+            reading = buffer;
             int broken = heads.follow(buffer);
             if (broken < 0) {
                 parser.parse(buffer);
@@ -87,19 +94,38 @@ final class H2cReceiver implements Parser.Listener {
         }
     }
 
+    /** {@code arrived} more bytes came: the stream of {@link #ending} ends if they complete its frame. */
+    private void padded(int arrived) {
+        if (arrived < endingAfter) {
+            endingAfter -= arrived;
+            return;
+        }
+        H2cCall call = ending;
+        ending = null;
+        if (connection.streams.get(call.streamId) == call) {
+            ended(call);
+        }
+    }
+
     @Override
     public void onHeaders(HeadersFrame frame) {
-        H2cCall call = beforeSettings() ? null : streamFor(frame.getStreamId());
+        H2cCall call = streamFor(frame.getStreamId());
         if (call == null) {
             return;
         }
         MetaData meta = frame.getMetaData();
+        Throwable refused = MetaData.Failed.getFailure(meta);
+        if (refused != null) {
+            // Jetty's parser hands on a block its HPACK decoder refused for the stream as failed fields.
+            malformed(call, "a header block that breaks HTTP/2 (" + refused.getMessage() + ")");
+            return;
+        }
         if (call.status != 0) {
             // Trailers: they end the stream, and are not passed on.
             if (meta.isResponse() || meta.isRequest()) {
                 malformed(call, "pseudo-headers in trailers");
             } else if (frame.isEndStream()) {
-                ended(call);
+                endedInFrame(call);
             } else {
                 malformed(call, "a second header block that does not end the stream");
             }
@@ -133,15 +159,12 @@ final class H2cReceiver implements Parser.Listener {
         call.declaredLength = call.isHead() || status == 204 || status == 304 ? -1 : H2Fields.declaredLength(fields);
         call.events.onHeaders(status, fields);
         if (frame.isEndStream() && !call.isDone()) {
-            ended(call);
+            endedInFrame(call);
         }
     }
 
     @Override
     public void onData(DataFrame frame) {
-        if (beforeSettings()) {
-            return;
-        }
         int length = frame.flowControlLength();
         receiveWindow -= length;
         if (receiveWindow < 0) {
@@ -184,7 +207,7 @@ final class H2cReceiver implements Parser.Listener {
             return; // refused by its listener (too large), which reset the stream
         }
         if (frame.isEndStream()) {
-            ended(call);
+            endedInFrame(call);
         } else if (call.unacknowledged >= STREAM_WINDOW / 2) {
             connection.sender.send(H2Frames.windowUpdate(call.streamId, call.unacknowledged));
             call.receiveWindow += call.unacknowledged;
@@ -200,6 +223,20 @@ final class H2cReceiver implements Parser.Listener {
                     + ", which the client never opened");
         }
         return call;
+    }
+
+    /**
+     * The frame being parsed ends the stream: the call ends once the frame is whole. Jetty's parser hands on a
+     * frame's data or header block before its padding, and a frame cut short in its padding is a cut answer
+     * (RFC 9113 §6.1: the padding is part of the frame) — whose bytes may not be what the partner meant.
+     */
+    private void endedInFrame(H2cCall call) {
+        if (heads.wholeAt(reading.position())) {
+            ended(call);
+        } else {
+            ending = call;
+            endingAfter = heads.stillToCome();
+        }
     }
 
     /** The partner ended the stream: the call ends with its response, if its body is as long as it said. */
@@ -219,7 +256,7 @@ final class H2cReceiver implements Parser.Listener {
 
     @Override
     public void onReset(ResetFrame frame) {
-        H2cCall call = beforeSettings() ? null : streamFor(frame.getStreamId());
+        H2cCall call = streamFor(frame.getStreamId());
         if (call != null && frame.getError() == ErrorCode.REFUSED_STREAM_ERROR.code) {
             connection.streams.handBack(call, partner + " refused stream " + call.streamId);
         } else if (call != null) {
@@ -231,11 +268,6 @@ final class H2cReceiver implements Parser.Listener {
 
     @Override
     public void onSettings(SettingsFrame frame) {
-        if (!settingsSeen && frame.isReply()) {
-            beforeSettings();
-            return;
-        }
-        settingsSeen = true;
         if (frame.isReply()) {
             return;
         }
@@ -251,9 +283,6 @@ final class H2cReceiver implements Parser.Listener {
 
     @Override
     public void onWindowUpdate(WindowUpdateFrame frame) {
-        if (beforeSettings()) {
-            return;
-        }
         int delta = frame.getWindowDelta();
         // A stream this side ended may still be opened up; one never opened breaks the protocol.
         H2cCall call = frame.getStreamId() == 0 ? null : streamFor(frame.getStreamId());
@@ -278,43 +307,29 @@ final class H2cReceiver implements Parser.Listener {
 
     @Override
     public void onPing(PingFrame frame) {
-        if (!beforeSettings() && !frame.isReply()) {
+        if (!frame.isReply()) {
             connection.sender.send(H2Frames.pingAck(frame.getPayload()));
         }
     }
 
     @Override
     public void onGoAway(GoAwayFrame frame) {
-        if (beforeSettings()) {
-            return;
-        }
         connection.streams.goingAway(frame.getLastStreamId());
     }
 
     @Override
     public void onPriority(PriorityFrame frame) {
-        beforeSettings(); // otherwise ignored: the client sets no priorities
-    }
-
-    /** True, and the connection failed, when a frame comes before the partner's SETTINGS. */
-    private boolean beforeSettings() {
-        if (settingsSeen) {
-            return false;
-        }
-        connection.failConnection(ErrorCode.PROTOCOL_ERROR, "a frame other than SETTINGS as its preface");
-        return true;
+        // ignored: the client sets no priorities
     }
 
     @Override
     public void onPushPromise(PushPromiseFrame frame) {
+        // Its head is refused first (H2FrameHeads); this stays should that ever change.
         connection.failConnection(ErrorCode.PROTOCOL_ERROR, "a PUSH_PROMISE, push being disabled");
     }
 
     @Override
     public void onStreamFailure(int streamId, int error, String reason) {
-        if (beforeSettings()) {
-            return;
-        }
         if (reason != null && reason.startsWith("invalid_window_update")) {
             // Jetty's parser stops mid-frame after this one and would read the next bytes as its rest: the
             // connection's framing cannot be trusted any more.

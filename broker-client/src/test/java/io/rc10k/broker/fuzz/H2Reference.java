@@ -132,7 +132,12 @@ final class H2Reference {
                     return failed(wrong); // a client may refuse it from its header, before its payload arrives
                 }
                 if (bytes.length - at - H2Frames.HEADER_BYTES < length) {
-                    Expected early = paddedBlock(type, flags, stream, length, at);
+                    String unfit = cutShort(type, flags, stream, length, at);
+                    if (unfit != null) {
+                        return failed(unfit);
+                    }
+                    Expected early = type == H2Frames.DATA ? partialData(flags, stream, length, at)
+                            : paddedBlock(type, flags, stream, length, at);
                     if (early != null) {
                         return early;
                     }
@@ -152,6 +157,36 @@ final class H2Reference {
                 return new Expected(kinds(Outcome.Kind.TIMEOUT), 0, new byte[0], where + ", kept open", Set.copyOf(tolerated));
             }
             return new Expected(kinds(Outcome.Kind.RESET), 0, new byte[0], where + ", closed", Set.copyOf(tolerated));
+        }
+
+        /**
+         * What the first bytes of a DATA or HEADERS frame cut short already show: a padding (and priority) longer
+         * than the frame, which a client may refuse as soon as those bytes come (Jetty's parser does), or null; a
+         * HEADERS frame's dependency on its own stream, tolerated as when the frame is whole.
+         */
+        private String cutShort(int type, int flags, int stream, int length, int at) {
+            int available = bytes.length - at - H2Frames.HEADER_BYTES;
+            boolean padded = (flags & H2Frames.PADDED) != 0;
+            boolean priority = type == H2Frames.HEADERS && (flags & H2Frames.PRIORITY_FLAG) != 0;
+            if (type != H2Frames.DATA && type != H2Frames.HEADERS) {
+                return null;
+            }
+            String name = type == H2Frames.DATA ? "DATA padding past its payload"
+                    : "HEADERS padding or priority past its payload";
+            int padding = padded && available >= 1 ? bytes[at + H2Frames.HEADER_BYTES] & 0xFF : 0;
+            if (padded && available >= 1 && padding > length - 1) {
+                return name;
+            }
+            // The priority's stream dependency read, its weight byte must still fit.
+            int before = (padded ? 1 : 0) + 4;
+            if (priority && available >= before && padding > length - before - 1) {
+                return name;
+            }
+            if (priority && available > before && stream == s
+                    && (ByteBuffer.wrap(bytes, at + H2Frames.HEADER_BYTES + before - 4, 4).getInt() & 0x7FFF_FFFF) == s) {
+                tolerate("HEADERS: a stream depending on itself");
+            }
+            return null;
         }
 
         /**
@@ -178,7 +213,9 @@ final class H2Reference {
                 return "the server's preface is not a SETTINGS frame";
             }
             if (blockStream >= 0) {
-                return null; // the frame(...) check names it
+                // Only CONTINUATION on the block's stream may follow a block begun (RFC 9113, 6.10).
+                return type == H2Frames.CONTINUATION && stream == blockStream ? null
+                        : "a " + H2Frames.name(type) + " frame inside a header block";
             }
             return switch (type) {
                 case H2Frames.SETTINGS -> stream != 0 ? "SETTINGS on a stream"
@@ -186,17 +223,36 @@ final class H2Reference {
                         : length % 6 != 0 ? "SETTINGS of " + length + " bytes" : null;
                 case H2Frames.PING -> !preface ? null : stream != 0 ? "PING on a stream"
                         : length != 8 ? "PING of " + length + " bytes" : null;
-                case H2Frames.RST_STREAM -> !preface ? null : length != 4 ? "RST_STREAM of " + length + " bytes" : null;
+                case H2Frames.RST_STREAM -> !preface ? null : length != 4 ? "RST_STREAM of " + length + " bytes"
+                        : stream == 0 ? "RST_STREAM on stream 0" : stream != s ? "RST_STREAM on an idle stream" : null;
                 case H2Frames.WINDOW_UPDATE -> !preface ? null : length != 4 ? "WINDOW_UPDATE of " + length + " bytes"
-                        : null;
+                        : stream != 0 && stream != s ? "WINDOW_UPDATE on an idle stream" : null;
+                case H2Frames.PRIORITY -> priorityHeader(stream, length);
                 case H2Frames.GOAWAY -> !preface ? null : stream != 0 ? "GOAWAY on a stream"
                         : length < 8 ? "GOAWAY of " + length + " bytes" : null;
+                // Whatever its payload: the client said it takes no push (RFC 9113, 6.6).
+                case H2Frames.PUSH_PROMISE -> client.pushEnabled() ? null : "PUSH_PROMISE with push disabled";
+                case H2Frames.CONTINUATION -> "CONTINUATION without a header block";
                 // On a stream the client never opened: a client may refuse the frame from its header alone.
                 case H2Frames.DATA -> stream == 0 ? "DATA on stream 0" : stream != s ? "DATA on an idle stream" : null;
                 case H2Frames.HEADERS -> stream == 0 ? "HEADERS on stream 0" : stream == s ? null
                         : "HEADERS on " + (stream % 2 == 0 ? "an idle even stream" : "an idle odd stream");
                 default -> null;
             };
+        }
+
+        /**
+         * A PRIORITY frame's header: on stream 0 it breaks the connection; a length other than 5 a client may
+         * enforce from the header, or ignore as it ignores the frame ({@link #priority}).
+         */
+        private String priorityHeader(int stream, int length) {
+            if (stream == 0) {
+                return "PRIORITY on stream 0";
+            }
+            if (length != 5) {
+                tolerate("PRIORITY of a length other than 5");
+            }
+            return null;
         }
 
         /** A complete response, saying what followed it: more bytes, the end of the connection. */
@@ -271,12 +327,47 @@ final class H2Reference {
             if (status == 0) {
                 return failed("DATA before the response HEADERS");
             }
-            body.write(p, content[0], content[1] - content[0]);
-            if (body.size() > maxResponseBytes) {
-                return new Expected(kinds(Outcome.Kind.TOO_LARGE), 0, new byte[0], "a body past maxResponseBytes",
-                        Set.copyOf(tolerated));
+            Expected decided = received(p, content[0], content[1] - content[0]);
+            return decided != null || (flags & H2Frames.END_STREAM) == 0 ? decided : complete();
+        }
+
+        /**
+         * A DATA frame cut short on the request's stream: the data that came a client has as it comes (Jetty's
+         * parser hands it on so), and may judge at once. What they decide, or null.
+         */
+        private Expected partialData(int flags, int stream, int length, int at) {
+            int available = bytes.length - at - H2Frames.HEADER_BYTES;
+            boolean padded = (flags & H2Frames.PADDED) != 0;
+            if (stream != s || blockStream >= 0 || (padded && available < 1)) {
+                return null;
             }
-            return (flags & H2Frames.END_STREAM) != 0 ? complete() : null;
+            int dataLength = length - (padded ? 1 + (bytes[at + H2Frames.HEADER_BYTES] & 0xFF) : 0);
+            int have = Math.min(available - (padded ? 1 : 0), dataLength);
+            if (have <= 0 && dataLength > 0) {
+                return null;
+            }
+            if (status == 0) {
+                return failed("DATA before the response HEADERS");
+            }
+            return received(bytes, at + H2Frames.HEADER_BYTES + (padded ? 1 : 0), have);
+        }
+
+        /** Content for the response's body: past its content-length or past maxResponseBytes it decides. */
+        private Expected received(byte[] from, int offset, int length) {
+            body.write(from, offset, length);
+            boolean tooLarge = body.size() > maxResponseBytes;
+            if (contentLength >= 0 && body.size() > contentLength && status != 204 && status != 304) {
+                // Known wrong as soon as the bytes come, a client may say so then, or first refuse the size.
+                Expected longer = failed("DATA past the content-length");
+                if (!tooLarge) {
+                    return longer;
+                }
+                Set<Outcome.Kind> kinds = EnumSet.copyOf(longer.kinds());
+                kinds.add(Outcome.Kind.TOO_LARGE);
+                return new Expected(kinds, 0, new byte[0], longer.why(), longer.tolerated());
+            }
+            return tooLarge ? new Expected(kinds(Outcome.Kind.TOO_LARGE), 0, new byte[0], "a body past maxResponseBytes",
+                    Set.copyOf(tolerated)) : null;
         }
 
         /** {from, to} of the content in a padded (or not) payload, after {@code skip} more bytes; null if it does not fit. */

@@ -1,9 +1,14 @@
 package io.rc10k.broker.fuzz;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.rc10k.broker.BrokerClient;
+import io.rc10k.broker.Outcome;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,6 +18,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -114,7 +120,87 @@ class H2ResponseFuzzTest {
                 : System.nanoTime() + (long) (Double.parseDouble(minutesProperty) * 60e9);
         int tries = minutesProperty != null ? Integer.MAX_VALUE : Integer.getInteger("fuzz.tries", DEFAULT_TRIES);
         Integer oneTry = Integer.getInteger("fuzz.try");
+        withFuzzer(wire, fuzzer -> run(wire, fuzzer, seed, deadline, tries, oneTry, minutesProperty));
+    }
 
+    /**
+     * Answers that longer runs found the broker's wire ending otherwise than their frames allow, replayed on every
+     * build; each must also end as written here (docs/results/fuzzing.md, h2c).
+     */
+    @Test
+    void answersLongerRunsFoundEndTheirCallsAsTheirFramesAllow() throws Exception {
+        withFuzzer(Wire.LOOPS_H2C, fuzzer -> {
+            warmUp(Wire.LOOPS_H2C, fuzzer);
+            for (Map.Entry<H2Plan, Outcome.Kind> found : foundByLongerRuns()) {
+                H2Fuzzer.Result result = fuzzer.run(found.getKey());
+                assertNull(result.failure(), () -> found.getKey() + ": " + result.failure());
+                assertEquals(found.getValue(), result.outcome().kind(), () -> found.getKey() + ": " + result.outcome());
+            }
+        });
+    }
+
+    /** The answers, each with the outcome it must end: a stream is only ended by a whole frame, padding and all. */
+    static List<Map.Entry<H2Plan, Outcome.Kind>> foundByLongerRuns() {
+        H2Plan.Frame settings = H2Plan.Frame.of(H2Frames.SETTINGS, 0, H2Plan.Target.CONNECTION, new byte[0], "");
+        ByteArrayOutputStream block = new ByteArrayOutputStream();
+        H2Frames.indexed(block, 8); // :status 200
+        H2Plan.Frame headers = H2Plan.Frame.of(H2Frames.HEADERS, H2Frames.END_HEADERS, H2Plan.Target.CLIENT,
+                block.toByteArray(), "");
+        byte[] body = "hello".getBytes(StandardCharsets.US_ASCII);
+        H2Plan.Frame dataEnding = H2Plan.Frame.of(H2Frames.DATA, H2Frames.END_STREAM | H2Frames.PADDED,
+                H2Plan.Target.CLIENT, padded(body, 4), "padded");
+        H2Plan.Frame headersEnding = H2Plan.Frame.of(H2Frames.HEADERS,
+                H2Frames.END_HEADERS | H2Frames.END_STREAM | H2Frames.PADDED, H2Plan.Target.CLIENT,
+                padded(block.toByteArray(), 4), "padded");
+        List<H2Plan.Frame> answer = List.of(settings, headers, dataEnding);
+        List<H2Plan.Mutation> inPadding = List.of(new H2Plan.Mutation(H2Plan.Mutation.Kind.TRUNCATE, -2, 0, 0));
+        // After the server's preface: the frames up to the data, then its padding alone after a pause.
+        int afterPreface = new H2Plan("", answer, List.of(), H2Plan.Cut.WHOLE, H2Plan.Ending.CLOSE).bytes(1).length
+                - H2Frames.HEADER_BYTES;
+        H2Plan.Cut paddingLater = new H2Plan.Cut(afterPreface - 4, 0, 1, 0, 2);
+        ByteArrayOutputStream promise = new ByteArrayOutputStream();
+        promise.writeBytes(new byte[] {0, 0, 0, 2});
+        H2Frames.indexed(promise, 2); // :method GET
+        H2Plan.Frame pushPromise = H2Plan.Frame.of(H2Frames.PUSH_PROMISE, H2Frames.END_HEADERS, H2Plan.Target.CLIENT,
+                promise.toByteArray(), "");
+        List<H2Plan.Frame> promising = List.of(settings, headers, pushPromise);
+        int promiseHeadEnds = new H2Plan("", promising, List.of(), H2Plan.Cut.WHOLE, H2Plan.Ending.CLOSE).bytes(1)
+                .length - promise.size();
+        H2Plan.Frame unknownFirst = H2Plan.Frame.of(0xde, 0, H2Plan.Target.CONNECTION, new byte[11], "");
+        ByteArrayOutputStream badName = new ByteArrayOutputStream();
+        H2Frames.literal(badName, "x y", "z");
+        H2Plan.Frame badTrailers = H2Plan.Frame.of(H2Frames.HEADERS, H2Frames.END_HEADERS | H2Frames.END_STREAM,
+                H2Plan.Target.CLIENT, badName.toByteArray(), "trailers");
+        H2Plan.Frame data = H2Plan.Frame.of(H2Frames.DATA, 0, H2Plan.Target.CLIENT, body, "");
+        return List.of(
+                Map.entry(new H2Plan("data ending the stream, cut in its padding", answer, inPadding,
+                        H2Plan.Cut.WHOLE, H2Plan.Ending.CLOSE), Outcome.Kind.RESET),
+                Map.entry(new H2Plan("data ending the stream, cut in its padding", answer, inPadding,
+                        H2Plan.Cut.WHOLE, H2Plan.Ending.KEEP_OPEN), Outcome.Kind.TIMEOUT),
+                Map.entry(new H2Plan("data ending the stream, its padding later", answer, List.of(), paddingLater,
+                        H2Plan.Ending.KEEP_OPEN), Outcome.Kind.OK),
+                Map.entry(new H2Plan("headers ending the stream, cut in their padding", List.of(settings,
+                        headersEnding), inPadding, H2Plan.Cut.WHOLE, H2Plan.Ending.CLOSE), Outcome.Kind.RESET),
+                Map.entry(new H2Plan("an unknown frame's head first", List.of(unknownFirst),
+                        List.of(new H2Plan.Mutation(H2Plan.Mutation.Kind.TRUNCATE, H2Frames.HEADER_BYTES, 0, 0)),
+                        H2Plan.Cut.WHOLE, H2Plan.Ending.KEEP_OPEN), Outcome.Kind.MALFORMED),
+                Map.entry(new H2Plan("a PUSH_PROMISE head", promising, List.of(new H2Plan.Mutation(
+                        H2Plan.Mutation.Kind.TRUNCATE, promiseHeadEnds, 0, 0)), H2Plan.Cut.WHOLE,
+                        H2Plan.Ending.KEEP_OPEN), Outcome.Kind.MALFORMED),
+                Map.entry(new H2Plan("trailers with a field name HPACK refuses", List.of(settings, headers, data,
+                        badTrailers), List.of(), H2Plan.Cut.WHOLE, H2Plan.Ending.KEEP_OPEN), Outcome.Kind.MALFORMED));
+    }
+
+    /** A padded payload: the padding's length, the content, then that many zeros. */
+    private static byte[] padded(byte[] content, int padding) {
+        byte[] payload = new byte[1 + content.length + padding];
+        payload[0] = (byte) padding;
+        System.arraycopy(content, 0, payload, 1, content.length);
+        return payload;
+    }
+
+    /** Runs {@code body} with a fuzzer of {@code wire}'s client, on a partner of its own, the log watched. */
+    private static void withFuzzer(Wire wire, FuzzerBody body) throws Exception {
         try (RawH2Partner partner = RawH2Partner.start()) {
             BrokerClient broker = wire.builder()
                     .partner(H2Fuzzer.partner("raw", partner.port(), MAX_RESPONSE_BYTES, CALL_TIMEOUT))
@@ -125,12 +211,30 @@ class H2ResponseFuzzTest {
             broker.start();
             LogWatch watch = LogWatch.install();
             try {
-                H2Fuzzer fuzzer = new H2Fuzzer(broker, "raw", partner, watch, wire.knownDifferences());
-                run(wire, fuzzer, seed, deadline, tries, oneTry, minutesProperty);
+                body.run(new H2Fuzzer(broker, "raw", partner, watch, wire.knownDifferences()));
             } finally {
                 watch.close();
                 broker.stop();
             }
+        }
+    }
+
+    private interface FuzzerBody {
+        void run(H2Fuzzer fuzzer) throws Exception;
+    }
+
+    /**
+     * The first call of a fresh client has been seen to end CONNECT_FAILED without reaching the partner, or
+     * TIMEOUT on a cold, loaded JVM (docs/results/fuzzing.md): well-formed calls first, until one comes back.
+     */
+    private static void warmUp(Wire wire, H2Fuzzer fuzzer) throws InterruptedException {
+        String first = fuzzer.goodCall();
+        for (int again = 0; first != null && again < WARM_UP_CALLS; again++) {
+            System.out.println("h2 fuzz " + wire + ": a first call: " + first);
+            first = fuzzer.goodCall();
+        }
+        if (first != null) {
+            fail("the client's first " + (WARM_UP_CALLS + 1) + " well-formed calls failed; the last: " + first);
         }
     }
 
@@ -147,16 +251,7 @@ class H2ResponseFuzzTest {
         long bytes = 0;
         int done = 0;
         H2Generator generator = new H2Generator(MAX_RESPONSE_BYTES);
-        // The first call of a fresh client has been seen to end CONNECT_FAILED without reaching the partner, or
-        // TIMEOUT on a cold, loaded JVM (docs/results/fuzzing.md): well-formed calls first, until one comes back.
-        String first = fuzzer.goodCall();
-        for (int again = 0; first != null && again < WARM_UP_CALLS; again++) {
-            System.out.println("h2 fuzz " + wire + ": a first call: " + first);
-            first = fuzzer.goodCall();
-        }
-        if (first != null) {
-            fail("the client's first " + (WARM_UP_CALLS + 1) + " well-formed calls failed; the last: " + first);
-        }
+        warmUp(wire, fuzzer);
         System.out.println("h2 fuzz " + wire + ": seed " + seed + (minutes != null ? ", " + minutes + " minutes"
                 : ", " + (only != null ? "try " + only : tries + " tries")));
         for (int i = only != null ? only : 0; i < (only != null ? only + 1 : tries) && System.nanoTime() < deadline;
@@ -198,6 +293,7 @@ class H2ResponseFuzzTest {
                 + "  expected because: " + whys + "\n"
                 + "  tolerated rules the client ignored (tries): " + tolerated + "\n"
                 + "  known differences shown (tries): " + known + "\n"
+                + "  Jetty's warnings of an :authority it could not parse: " + fuzzer.jettyWarnings() + "\n"
                 + "  faults: " + (faultCounts.isEmpty() ? "none" : faultCounts);
         System.out.println(summary);
         Http1ResponseFuzzTest.write(Path.of("target", "h2-fuzz-report-" + wire + ".txt"),
