@@ -47,7 +47,7 @@ final class H2cConnection implements LoopConnection {
 
     // The loop's (the channel written under the lock too, once connected):
     SocketChannel channel;
-    private SelectionKey key;
+    SelectionKey key;
     private long connectDeadlineNanos;
 
     H2cConnection(Http1Loop loop, H2cDestination destination, ByteBufferPool buffers) {
