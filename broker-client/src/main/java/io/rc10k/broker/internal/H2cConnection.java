@@ -47,7 +47,7 @@ final class H2cConnection implements LoopConnection {
 
     // The loop's (the channel written under the lock too, once connected):
     SocketChannel channel;
-    private SelectionKey key;
+    SelectionKey key;
     private long connectDeadlineNanos;
 
     H2cConnection(Http1Loop loop, H2cDestination destination, ByteBufferPool buffers) {
@@ -64,20 +64,18 @@ final class H2cConnection implements LoopConnection {
     }
 
     /**
-     * Any thread, with a stream reserved: false (and the call untouched) when the connection closed first; the
-     * caller finds the call another. Before the connection is up, the call waits for it.
+     * Any thread, with a stream reserved: false (the call untouched, the stream given back) when the connection
+     * closed first; the caller finds the call another. Before the connection is up, the call waits for it.
      */
     boolean send(H2cCall call) {
         call.connection = this;
-        Throwable aborted;
+        boolean open;
+        Throwable aborted = null;
         synchronized (this) {
-            if (closed) {
+            open = !closed;
+            if (!open) {
                 call.connection = null;
-                return false;
-            }
-            if (connected) {
-                aborted = null;
-            } else {
+            } else if (!connected) {
                 // An abort that looked for the call before it was here has set its flag: read it after the add.
                 beforeConnect.add(call);
                 aborted = call.aborted();
@@ -85,6 +83,10 @@ final class H2cConnection implements LoopConnection {
                     return true;
                 }
             }
+        }
+        if (!open) {
+            streams.release(); // reserved as it closed: a closed connection counts no stream
+            return false;
         }
         if (aborted != null) {
             streams.fail(call, aborted);
@@ -317,6 +319,7 @@ final class H2cConnection implements LoopConnection {
             sender.clear();
         }
         ended.addAll(streams.drain());
+        streams.giveBack(ended.size()); // the streams of the calls it ends: a closed connection counts none
         loop.forget(this);
         if (key != null) {
             key.cancel();

@@ -64,6 +64,11 @@ final class H2cStreams {
         }
     }
 
+    /** On the loop, the connection closing: the streams of the {@code ended} calls it ends, given back at once. */
+    void giveBack(int ended) {
+        reserved.addAndGet(-ended);
+    }
+
     /** Streams reserved or open. */
     int count() {
         return reserved.get();

@@ -1,9 +1,7 @@
 package io.rc10k.broker.internal;
 
 import java.nio.ByteBuffer;
-import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -23,7 +21,7 @@ final class AnsweringChannel extends FakeSocketChannel {
     private static final int COPY_SPINS = 50;
 
     /** What the loop's selector hands a connection whose partner has sent bytes. */
-    static final SelectionKey READABLE = new ReadableKey();
+    static final SelectionKey READABLE = new FakeSelectionKey(SelectionKey.OP_READ);
 
     /** The most bytes one write takes: all of them, or fewer (a full socket buffer). */
     private final int takenPerWrite;
@@ -75,41 +73,5 @@ final class AnsweringChannel extends FakeSocketChannel {
         answered = true;
         dst.put(ANSWER);
         return ANSWER.length;
-    }
-
-    private static final class ReadableKey extends SelectionKey {
-        @Override
-        public SelectableChannel channel() {
-            throw new UnsupportedOperationException("a fake key has no channel");
-        }
-
-        @Override
-        public Selector selector() {
-            throw new UnsupportedOperationException("a fake key has no selector");
-        }
-
-        @Override
-        public boolean isValid() {
-            return true;
-        }
-
-        @Override
-        public void cancel() {
-        }
-
-        @Override
-        public int interestOps() {
-            return OP_READ;
-        }
-
-        @Override
-        public SelectionKey interestOps(int ops) {
-            return this;
-        }
-
-        @Override
-        public int readyOps() {
-            return OP_READ;
-        }
     }
 }

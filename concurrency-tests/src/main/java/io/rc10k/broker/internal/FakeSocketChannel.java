@@ -96,7 +96,7 @@ class FakeSocketChannel extends SocketChannel {
     }
 
     @Override
-    public boolean finishConnect() {
+    public boolean finishConnect() throws IOException {
         return true;
     }
 
