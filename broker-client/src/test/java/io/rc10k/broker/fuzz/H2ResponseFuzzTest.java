@@ -112,14 +112,12 @@ class H2ResponseFuzzTest {
         // By default the broker's own wire only: Jetty's client is the comparison path (-Dfuzz.wire=JETTY_H2C or all).
         String only = System.getProperty("fuzz.wire", Wire.LOOPS_H2C.name());
         assumeTrue(only.equals("all") || only.equals(wire.name()), () -> "-Dfuzz.wire=" + only);
-        String minutesProperty = System.getProperty("fuzz.minutes");
-        Long seedProperty = Long.getLong("fuzz.seed");
-        long seed = seedProperty != null ? seedProperty
-                : minutesProperty != null ? new Random().nextLong() : DEFAULT_SEED;
-        long deadline = minutesProperty == null ? Long.MAX_VALUE
-                : System.nanoTime() + (long) (Double.parseDouble(minutesProperty) * 60e9);
-        int tries = minutesProperty != null ? Integer.MAX_VALUE : Integer.getInteger("fuzz.tries", DEFAULT_TRIES);
-        Integer oneTry = Integer.getInteger("fuzz.try");
+        FuzzRun settings = FuzzRun.fromProperties(DEFAULT_SEED, DEFAULT_TRIES);
+        String minutesProperty = settings.minutes();
+        long seed = settings.seed();
+        long deadline = settings.deadlineNanos();
+        int tries = settings.tries();
+        Integer oneTry = settings.only();
         withFuzzer(wire, fuzzer -> run(wire, fuzzer, seed, deadline, tries, oneTry, minutesProperty));
     }
 

@@ -85,14 +85,12 @@ class Http1ResponseFuzzTest {
 
     @Test
     void everyPartnerAnswerEndsItsCallOnceAsItsBytesSay() throws Exception {
-        String minutesProperty = System.getProperty("fuzz.minutes");
-        Long seedProperty = Long.getLong("fuzz.seed");
-        long seed = seedProperty != null ? seedProperty
-                : minutesProperty != null ? new Random().nextLong() : DEFAULT_SEED;
-        long deadline = minutesProperty == null ? Long.MAX_VALUE
-                : System.nanoTime() + (long) (Double.parseDouble(minutesProperty) * 60e9);
-        int tries = minutesProperty != null ? Integer.MAX_VALUE : Integer.getInteger("fuzz.tries", DEFAULT_TRIES);
-        Integer only = Integer.getInteger("fuzz.try");
+        FuzzRun settings = FuzzRun.fromProperties(DEFAULT_SEED, DEFAULT_TRIES);
+        String minutesProperty = settings.minutes();
+        long seed = settings.seed();
+        long deadline = settings.deadlineNanos();
+        int tries = settings.tries();
+        Integer only = settings.only();
 
         FuzzStats stats = new FuzzStats(seed);
         List<String> faults = new ArrayList<>();

@@ -68,6 +68,7 @@ final class RawH2Partner implements AutoCloseable {
         private final CompletableFuture<Request> requested = new CompletableFuture<>();
         private final CompletableFuture<Void> written = new CompletableFuture<>();
         private final CompletableFuture<Void> connectionEnded = new CompletableFuture<>();
+        private final CompletableFuture<Void> taken = new CompletableFuture<>();
         private final AtomicInteger connections = new AtomicInteger();
         private volatile Socket socket;
         /** Set when the request's headers came. */
@@ -95,6 +96,11 @@ final class RawH2Partner implements AutoCloseable {
         /** True once the request's headers came. */
         boolean seen() {
             return seen;
+        }
+
+        /** Completes when a connection has come for this plan. */
+        CompletableFuture<Void> taken() {
+            return taken;
         }
 
         /** Connections that came for this plan (one). */
@@ -179,6 +185,7 @@ final class RawH2Partner implements AutoCloseable {
         }
         served.socket = socket;
         served.connections.incrementAndGet();
+        served.taken.complete(null);
         H2Plan plan = served.plan;
         Map<Integer, Long> settings = new TreeMap<>();
         int stream = 1;
