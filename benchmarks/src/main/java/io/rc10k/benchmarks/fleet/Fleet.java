@@ -248,10 +248,20 @@ final class Fleet implements AutoCloseable {
         }
     }
 
-    private long[] completePerInstance() {
+    /**
+     * Each instance's complete answers so far, read once its inbound in-flight gauge is 0 (bounded at 10 s):
+     * an instance counts a request just after writing its answer, so the last answer can reach the client first.
+     */
+    private long[] completePerInstance() throws InterruptedException {
         long[] complete = new long[metrics.size()];
         for (int i = 0; i < complete.length; i++) {
-            complete[i] = Math.round(scrape(metrics.get(i)).sum("mashup_requests_total", "outcome=\"complete\""));
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            Prometheus now = scrape(metrics.get(i));
+            while (now.sum("mashup_inbound_inflight", "") > 0 && System.nanoTime() - end < 0) {
+                Thread.sleep(50);
+                now = scrape(metrics.get(i));
+            }
+            complete[i] = Math.round(now.sum("mashup_requests_total", "outcome=\"complete\""));
         }
         return complete;
     }
