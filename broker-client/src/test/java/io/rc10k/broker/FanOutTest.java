@@ -56,11 +56,11 @@ class FanOutTest {
     void deadlineEndsTheSlowCallAndFreesItsConnection(Protocol protocol) throws Exception {
         String p = protocol == Protocol.H2C ? "h2c" : "h1";
         // Connections open before (three, for HTTP/1.1's one call per connection), so that the 100 ms and
-        // 200 ms calls need not connect on a fresh broker within the 1 s deadline on a busy machine.
+        // 200 ms calls need not connect on a fresh broker within the 2.5 s deadline on a busy machine.
         Call stub = Call.to(p).path("stub").build();
         broker.fanOut(Duration.ofSeconds(30)).add(stub).add(stub).add(stub).start()
                 .toCompletableFuture().get(60, TimeUnit.SECONDS);
-        FanOutResult result = broker.fanOut(Duration.ofSeconds(1))
+        FanOutResult result = broker.fanOut(Duration.ofMillis(2_500))
                 .add(Call.to(p).path("stub?delay=100").build())
                 .add(Call.to(p).path("stub?delay=200").build())
                 .add(Call.to(p).path("stub?delay=5000").build())
@@ -69,7 +69,7 @@ class FanOutTest {
                 result.outcomes().stream().map(Outcome::kind).toList());
         assertTrue(result.deadlineHit());
         // Timing belongs to the benchmark (docs/results/broker-client.md); here: cut at the deadline, not the 5 s call.
-        assertTrue(result.elapsedMillis() >= 1_000 && result.elapsedMillis() < 5_000, result.elapsedMillis() + " ms");
+        assertTrue(result.elapsedMillis() >= 2_500 && result.elapsedMillis() < 5_000, result.elapsedMillis() + " ms");
         ExchangeTest.awaitCondition(() -> broker.stats(p).connectionsActive() == 0,
                 "the timed-out call's connection is still busy: " + broker.stats(p));
         ExchangeTest.awaitCondition(() -> stubs.stats().inFlight() == 0, "the partner still holds the call");

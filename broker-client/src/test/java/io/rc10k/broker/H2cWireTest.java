@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpFields;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -42,6 +43,20 @@ class H2cWireTest {
     @BeforeAll
     static void start() {
         stubs = PartnerStubs.start(StubOptions.builder().h2c(true).build());
+    }
+
+    /**
+     * The tests share one stub and count the connections it holds open; each stops its broker at the end, and
+     * the stub sees those connections close a little later. Waits for that, so that one test's closes never
+     * land inside the next one's count.
+     */
+    @BeforeEach
+    void noConnectionLeftOpen() throws InterruptedException {
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (stubs.stats().connections() > 0) {
+            assertTrue(System.nanoTime() - giveUp < 0, "an earlier test's connections stay open: " + stubs.stats());
+            Thread.sleep(20);
+        }
     }
 
     @AfterAll

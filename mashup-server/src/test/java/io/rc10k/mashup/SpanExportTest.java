@@ -361,6 +361,8 @@ class SpanExportTest {
         try (OtlpReceiver receiver = OtlpReceiver.start(); TestServer server = exportingTo(receiver, Mode.ASYNC)) {
             String first = traceresponse(traced(server, null))[0];
             String second = traceresponse(traced(server, null))[0];
+            // The server ends a request's spans just after writing its answer: wait for both traces whole.
+            receiver.awaitTrace(first, 3);
             receiver.awaitTrace(second, 3);
             assertEquals(3, receiver.spans().stream().filter(s -> s.traceId().equals(first)).count(),
                     receiver.spans().toString());

@@ -12,7 +12,9 @@ import org.eclipse.jetty.server.ServerConnector;
  * try (PartnerStubs stubs = PartnerStubs.start()) {
  *     URI slow = stubs.uri().resolve("/stub?delay=500");
  *     ...
- *     assertEquals(0, stubs.stats().inFlight());
+ *     // The stub counts a call out of flight once its answer is written: a client that has the answer
+ *     // waits for the count (as the tests' Await.until does) rather than reading it at once.
+ *     Await.until(() -> stubs.stats().inFlight() == 0, () -> "calls still held: " + stubs.stats());
  * }
  * }</pre>
  *

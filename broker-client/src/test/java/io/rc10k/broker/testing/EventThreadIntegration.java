@@ -71,6 +71,9 @@ public final class EventThreadIntegration implements BlockHoundIntegration {
         builder.allowBlockingCallsInside("sun.nio.ch.SocketChannelImpl", "implCloseNonBlockingMode");
         builder.allowBlockingCallsInside("sun.nio.ch.SocketChannelImpl", "read");
         builder.allowBlockingCallsInside("sun.nio.ch.SocketChannelImpl", "write");
+        // A selector finishing a closed channel's deregistration, inside its select: the channel's state lock,
+        // which the thread that closed it holds only for the few fields of that close.
+        builder.allowBlockingCallsInside("sun.nio.ch.SocketChannelImpl", "kill");
         // Setting or cancelling a timer (a fan-out deadline, Jetty's idle timeouts) takes the scheduler
         // queue's lock, which its one thread holds only to move the queue's head, never while it waits.
         builder.allowBlockingCallsInside("java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue",
