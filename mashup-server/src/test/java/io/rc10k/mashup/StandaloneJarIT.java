@@ -487,6 +487,20 @@ class StandaloneJarIT {
         }
     }
 
+    /**
+     * Whether this JVM was started with SIGHUP ignored ({@code SigIgn} in /proc/self/status, bit 0), as every
+     * process started under {@code nohup} is, and as the jar it starts will be.
+     */
+    private static boolean hangUpIgnoredHere() throws IOException {
+        Path status = Path.of("/proc/self/status");
+        if (!Files.isReadable(status)) {
+            return false;
+        }
+        return Files.readAllLines(status).stream().filter(line -> line.startsWith("SigIgn:"))
+                .map(line -> Long.parseUnsignedLong(line.substring("SigIgn:".length()).trim(), 16))
+                .anyMatch(mask -> (mask & 1) != 0);
+    }
+
     /** {@code kill -HUP pid}, waited for; the signal itself is delivered before kill exits. */
     private static void hangUp(ProcessHandle process) throws Exception {
         Process kill = new ProcessBuilder("kill", "-HUP", String.valueOf(process.pid())).redirectErrorStream(true)
@@ -503,6 +517,13 @@ class StandaloneJarIT {
         Pattern ignored = Pattern.compile("(?m)^" + ISO_8601 + " WARN  \\[[^\\]]+] io\\.rc10k\\.mashup\\.MashupServer - "
                 + "SIGHUP ignored: the server reloads nothing and keeps running; to apply new definitions or options, "
                 + "restart it \\(SIGTERM stops it gracefully\\)$");
+        // Started under nohup (or anything else that ignores SIGHUP), the jar inherits the ignore: the JVM
+        // leaves such a signal alone, so there is no handler and no line, and the kernel drops the signal.
+        boolean inheritedIgnore = hangUpIgnoredHere();
+        if (inheritedIgnore) {
+            System.out.println("SIGHUP is ignored where this test runs (nohup?): the jar inherits that, so only "
+                    + "its staying up is checked, not its handler's WARN line");
+        }
         JarProcess jar = JarProcess.start("--port", "0");
         try {
             URI admin = jar.liveView.get(60, TimeUnit.SECONDS);
@@ -510,8 +531,10 @@ class StandaloneJarIT {
             for (int signals = 1; signals <= 2; signals++) {
                 hangUp(jar.process.toHandle());
                 int expected = signals;
-                Await.until(() -> ignored.matcher(jar.output).results().count() == expected,
-                        () -> expected + " SIGHUP line(s) expected in:\n" + jar.output);
+                if (!inheritedIgnore) {
+                    Await.until(() -> ignored.matcher(jar.output).results().count() == expected,
+                            () -> expected + " SIGHUP line(s) expected in:\n" + jar.output);
+                }
             }
             assertTrue(jar.process.isAlive(), "the server ended on SIGHUP:\n" + jar.output);
             ContentResponse ready = client.newRequest(admin.resolve("/health/ready")).timeout(30, TimeUnit.SECONDS)
