@@ -42,21 +42,58 @@ final class PartnerKnobs {
         return table;
     }
 
-    /** {@code maxStreamsPerConnection} of an h2c partner answering after 20 ms; 128 clients, C = 6. */
-    static Table streams(Rig rig, List<String> values, String baseline) throws Exception {
+    /**
+     * The streams sweep's load: closed-loop clients (each wanting C calls at once) and the size of each partner
+     * answer (0: the stub's own small one). Written {@code CLIENTS[/BYTES]} on the command line.
+     */
+    record StreamsLoad(int clients, int bytes) {
+        /** 128 clients, small answers: 768 calls wanted at once. */
+        static final StreamsLoad DEFAULT = new StreamsLoad(CONNECTIONS, 0);
+
+        StreamsLoad {
+            if (clients < 1 || bytes < 0) {
+                throw new IllegalArgumentException("--streams-load " + clients + "/" + bytes
+                        + " (accepted: CLIENTS at least 1, BYTES at least 0)");
+            }
+        }
+
+        static StreamsLoad parse(String text) {
+            String[] parts = text.split("/", -1);
+            try {
+                if (parts.length > 2) {
+                    throw new NumberFormatException(text);
+                }
+                return new StreamsLoad(Integer.parseInt(parts[0].trim()),
+                        parts.length == 2 ? Integer.parseInt(parts[1].trim()) : 0);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--streams-load " + text + " (accepted: CLIENTS or CLIENTS/BYTES)");
+            }
+        }
+
+        String query() {
+            return "delay=" + DELAY_MILLIS + (bytes > 0 ? "&bytes=" + bytes : "");
+        }
+    }
+
+    /** {@code maxStreamsPerConnection} of an h2c partner answering after 20 ms; C = 6, {@code load}'s clients. */
+    static Table streams(Rig rig, List<String> values, String baseline, StreamsLoad load) throws Exception {
         Map<String, Rig.Server> launches = new LinkedHashMap<>();
         Map<String, List<String>> cells = new LinkedHashMap<>();
         for (String value : values) {
             launches.put(value, new Rig.Server(rig.definitions(Rig.mashup(rig.stubs(), "\"protocol\":\"h2c\","
-                    + "\"maxStreamsPerConnection\":" + value + ",\"maxQueued\":4096", CALLS, "delay=" + DELAY_MILLIS,
-                    5_000)), List.of()));
+                    + "\"maxStreamsPerConnection\":" + value + ",\"maxQueued\":" + Math.max(4096, load.clients() * CALLS),
+                    CALLS, load.query(), 5_000)), List.of()));
             cells.put(value, List.of(value));
         }
         Table table = new Table("streams", "HTTP/2 streams per partner connection (`maxStreamsPerConnection`, h2c, "
                 + "`maxConnections` at its default of 256): mashups per second and CPU per mashup.",
                 ClosedSweep.columns(List.of("maxStreamsPerConnection")));
-        ClosedSweep.addRows(table, ClosedSweep.run(rig, launches, CALLS, CONNECTIONS).windows(), baseline, cells);
-        table.note("Load: as for partner-connections, the stub over h2c (its --max-streams 1024).");
+        ClosedSweep.addRows(table, ClosedSweep.run(rig, launches, CALLS, load.clients()).windows(), baseline, cells);
+        table.note("Load: " + load.clients() + " kept-alive connections, one request in flight on each ("
+                + load.clients() * CALLS + " partner calls wanted at once); C = " + CALLS + " calls to one h2c stub "
+                + "(its --max-streams 1024) answering after " + DELAY_MILLIS + " ms"
+                + (load.bytes() > 0 ? String.format(Locale.ROOT, " with %,d-byte bodies", load.bytes()) : "")
+                + "; async mode.");
         return table;
     }
 

@@ -60,6 +60,8 @@ public final class Tuning {
               --quick            one round, 1 s warm-up, 1 s windows, small bursts and rates: checks the sweeps run
               --connections N    selectors, threads, min-threads, reserved-threads: closed-loop clients (default 64)
               --partner-protocol P   their partner calls: h2c (default) or http/1.1
+              --streams-load CLIENTS[/BYTES]   streams: closed-loop clients, C = 6 calls each, and the size of
+                                 each partner answer (default 128, the stub's small answer)
               --rates LIST       max-inflight: arrivals per second (default 500,3000)
               --gc-rate N        gc: arrivals per second (default 1000)
               --gc-java LIST     gc: the java commands to compare (default: this JVM's)
@@ -85,7 +87,7 @@ public final class Tuning {
 
     /** The run's parameters beyond {@link Rig.Settings}. */
     record Params(List<Double> rates, double gcRate, List<String> gcJavas, String gcHeap, int burst, int heapInflight,
-            boolean quick, ServerKnobs.Load load) {
+            boolean quick, ServerKnobs.Load load, PartnerKnobs.StreamsLoad streamsLoad) {
     }
 
     /** The columns of the table of a sweep that failed. */
@@ -109,7 +111,7 @@ public final class Tuning {
                 p.quick() ? 1_500 : 3_000));
         add(knobs, "max-inflight", "10000,50,200,1000", (rig, v) -> ServerKnobs.maxInflight(rig, v, p.rates()));
         add(knobs, "partner-connections", "256,16,64,1024", (rig, v) -> PartnerKnobs.connections(rig, v, v.get(0)));
-        add(knobs, "streams", "128,1,8,1024", (rig, v) -> PartnerKnobs.streams(rig, v, v.get(0)));
+        add(knobs, "streams", "128,1,8,1024", (rig, v) -> PartnerKnobs.streams(rig, v, v.get(0), p.streamsLoad()));
         add(knobs, "partner-idle-timeout", "30000,1000,50", (rig, v) -> PartnerKnobs.idleTimeout(rig, v,
                 p.quick() ? 20 : 10));
         add(knobs, "max-response-bytes", "1k/1m,256k/1m,256k/64k",
@@ -149,6 +151,7 @@ public final class Tuning {
         int heapInflight = 0;
         int connections = ServerKnobs.Load.DEFAULT.connections();
         String protocol = ServerKnobs.Load.DEFAULT.protocol();
+        String streamsLoad = null;
         Path out = Path.of("tuning-tables.md");
         CommandLine line = new CommandLine("tuning", USAGE, args);
         while (line.next()) {
@@ -167,6 +170,7 @@ public final class Tuning {
                 case "--heap-inflight" -> heapInflight = line.intValue();
                 case "--connections" -> connections = line.intValue();
                 case "--partner-protocol" -> protocol = line.value();
+                case "--streams-load" -> streamsLoad = line.value();
                 case "--out" -> out = line.path();
                 default -> launch.readOrUnknown(line);
             }
@@ -191,7 +195,8 @@ public final class Tuning {
                     gcRate > 0 ? gcRate : quick ? 100 : 1_000, gcJavas != null ? gcJavas : List.of(servers.java()),
                     gcHeap, burst,
                     heapInflight > 0 ? heapInflight : quick ? 200 : 4_000, quick,
-                    new ServerKnobs.Load(connections, protocol));
+                    new ServerKnobs.Load(connections, protocol), streamsLoad == null ? PartnerKnobs.StreamsLoad.DEFAULT
+                            : PartnerKnobs.StreamsLoad.parse(streamsLoad));
             settings = quick ? new Rig.Settings(servers, 1, 1_000, 1_000)
                     : new Rig.Settings(servers, rounds, warmup, measure);
         } catch (IllegalArgumentException e) {

@@ -21,7 +21,7 @@ class TuningIT {
         Path out = dir.resolve("tuning.md");
         Rig.Settings settings = new Rig.Settings(Launch.defaults(), 1, 0, 500);
         Tuning.Params params = new Tuning.Params(List.of(50.0), 50, List.of(), "512m", 0, 100, true,
-                new ServerKnobs.Load(8, "h2c"));
+                new ServerKnobs.Load(8, "h2c"), PartnerKnobs.StreamsLoad.DEFAULT);
 
         List<Table> tables = Tuning.run(settings, params, List.of("threads"), List.of("200", "16"), out, "# test\n\n");
 
