@@ -30,6 +30,11 @@ import org.eclipse.jetty.util.thread.Scheduler;
 final class Answer {
     /** Set on a request whose failure the stub acts out itself (a fault), so it is not counted abandoned. */
     static final String FAULT = "io.rc10k.stubs.fault";
+    /**
+     * Set on a request whose wait a failure from outside ended (the client reset the stream, the connection
+     * closed): it is counted abandoned even where Jetty then completes the request without a failure.
+     */
+    static final String ABANDONED = "io.rc10k.stubs.abandoned";
 
     private final Request request;
     private final Response response;
@@ -76,6 +81,9 @@ final class Answer {
         Scheduler.Task pending = timer;
         if (pending != null) {
             pending.cancel();
+        }
+        if (!done.get()) {
+            request.setAttribute(ABANDONED, Boolean.TRUE);
         }
         failed(failure);
     }

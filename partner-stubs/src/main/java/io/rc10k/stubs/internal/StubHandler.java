@@ -53,9 +53,12 @@ public final class StubHandler extends Handler.Abstract.NonBlocking {
         if (STUB.equals(path) || NamedPartners.isNamed(path)) {
             counters.requestBegun();
             Request.addCompletionListener(request, failure -> {
-                // Failed, and not by a fault the stub acted out: the client gave up (a reset stream, a
-                // connection found closed). Counted before the request leaves the in-flight gauge.
-                if (failure != null && request.getAttribute(Answer.FAULT) == null) {
+                // Failed, or its wait ended from outside, and not by a fault the stub acted out: the client
+                // gave up (a reset stream, a connection found closed). Jetty may complete such a request
+                // without a failure, so the answer's own mark counts too.
+                // Counted before the request leaves the in-flight gauge.
+                boolean gaveUp = failure != null || request.getAttribute(Answer.ABANDONED) != null;
+                if (gaveUp && request.getAttribute(Answer.FAULT) == null) {
                     counters.requestAbandoned();
                 }
                 counters.requestEnded();
