@@ -52,11 +52,7 @@ class H2cWireTest {
      */
     @BeforeEach
     void noConnectionLeftOpen() throws InterruptedException {
-        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (stubs.stats().connections() > 0) {
-            assertTrue(System.nanoTime() - giveUp < 0, "an earlier test's connections stay open: " + stubs.stats());
-            Thread.sleep(20);
-        }
+        ExchangeTest.awaitCondition(() -> stubs.stats().connections() == 0, "an earlier test's connections stay open");
     }
 
     @AfterAll
