@@ -17,6 +17,9 @@ public final class QueuesIntegration implements BlockHoundIntegration {
         // The log (logback.xml, logback-test.xml): CountingAsyncAppender, which Logback's put only offers for,
         // as it always runs with neverBlock. A line is never written by the thread that logs it.
         builder.allowBlockingCallsInside("ch.qos.logback.core.AsyncAppenderBase", "put");
+        // Before it offers, Logback's append asks the same queue for its room (remainingCapacity): the same
+        // lock, held as briefly.
+        builder.allowBlockingCallsInside("ch.qos.logback.core.AsyncAppenderBase", "isQueueBelowDiscardingThreshold");
         // The span export (--otlp-endpoint): SpanExport.ended offers one record and counts a drop.
         builder.allowBlockingCallsInside("io.rc10k.mashup.internal.observability.SpanExport", "ended");
     }
